@@ -1,0 +1,225 @@
+"""Pah-Tum (POTM): RULES.md section 1, the readable reference.
+
+Cells are numbered 0..48 as row*7 + column, row A at the top; a move is a cell
+number and is written row letter + column digit (`B7`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.base import Game, MoveError, OptionSpec, Outcome, PositionError
+
+SIZE = 7
+CELLS = SIZE * SIZE
+ROWS = "ABCDEFG"
+EMPTY, BLOCK, X, O = "-", "+", "X", "O"
+MARKS = (X, O)
+
+# score(n) = 2*score(n-1) + n from score(3) = 3; runs of 1 or 2 score nothing.
+RUN_POINTS = (0, 0, 0, 3, 10, 25, 56, 119)
+
+# The seed's sample starting board (B7, C4, E3, E4, G1 blocked).
+SAMPLE_BOARD = "-------\n------+\n---+---\n-------\n--++---\n-------\n+------\n"
+
+BLOCK_CHOICES = ("random", *range(1, 26, 2))
+
+
+def cell_name(cell: int) -> str:
+    return f"{ROWS[cell // SIZE]}{cell % SIZE + 1}"
+
+
+def parse_cell(text: str) -> int:
+    t = text.strip().upper()
+    if len(t) != 2 or t[0] not in ROWS or t[1] not in "1234567":
+        raise MoveError(f"{text.strip()!r} is not a square: use a row A-G and a column 1-7, e.g. D4")
+    return ROWS.index(t[0]) * SIZE + int(t[1]) - 1
+
+
+def lines() -> list[list[int]]:
+    """The 14 lines that score: 7 rows then 7 columns, as cell lists."""
+    rows = [[r * SIZE + c for c in range(SIZE)] for r in range(SIZE)]
+    cols = [[r * SIZE + c for r in range(SIZE)] for c in range(SIZE)]
+    return rows + cols
+
+
+LINES = lines()
+
+
+def scoring_runs(board: list[str] | str, mark: str) -> list[tuple[tuple[int, ...], int]]:
+    """Every maximal row/column run of `mark` that scores, with its points."""
+    runs: list[tuple[tuple[int, ...], int]] = []
+    for line in LINES:
+        run: list[int] = []
+        for cell in [*line, -1]:
+            if cell >= 0 and board[cell] == mark:
+                run.append(cell)
+                continue
+            if len(run) >= 3:
+                runs.append((tuple(run), RUN_POINTS[len(run)]))
+            run = []
+    return runs
+
+
+def score(board: list[str] | str, mark: str) -> int:
+    return sum(points for _, points in scoring_runs(board, mark))
+
+
+def parse_board(text: str) -> list[str]:
+    """The 56-byte native board as a cell list; PositionError says what is wrong."""
+    if not text:
+        raise PositionError("empty input: expected 7 lines of 7 characters from -+XO")
+    if not text.endswith("\n"):
+        raise PositionError("the position must end with a newline (56 bytes: 7 lines of 7 + \\n)")
+    rows = text[:-1].split("\n")
+    if len(rows) != SIZE:
+        raise PositionError(f"expected 7 lines, got {len(rows)}")
+    for i, row in enumerate(rows):
+        if len(row) != SIZE:
+            raise PositionError(f"line {i + 1} has {len(row)} characters, expected 7")
+        bad = sorted(set(row) - set("-+XO"))
+        if bad:
+            raise PositionError(f"line {i + 1} has {bad[0]!r}; only - + X O are allowed")
+    board = list("".join(rows))
+    blocks, xs, os_ = board.count(BLOCK), board.count(X), board.count(O)
+    if blocks % 2 == 0 or not 1 <= blocks <= 25:
+        raise PositionError(f"{blocks} blocked cells: there must be an odd number from 1 to 25")
+    if xs not in (os_, os_ + 1):
+        raise PositionError(f"{xs} X and {os_} O: X must equal O or be one more")
+    return board
+
+
+def random_board(blocks: int | None, seed: int | None) -> list[str]:
+    """A start with `blocks` (odd, 1..25) blocked cells, or a random odd count if None."""
+    rng = random.Random(seed)
+    if blocks is None:
+        blocks = rng.randrange(1, 26, 2)
+    if blocks % 2 == 0 or not 1 <= blocks <= 25:
+        raise PositionError(f"{blocks} blocked cells: choose an odd number from 1 to 25")
+    board = [EMPTY] * CELLS
+    for cell in rng.sample(range(CELLS), blocks):
+        board[cell] = BLOCK
+    return board
+
+
+@dataclass
+class PahTum(Game):
+    """A Pah-Tum game; `start` is the 49-cell start board, `board` the current one."""
+
+    name = "pahtum"
+    title = "Pah-Tum"
+    player_names = (X, O)
+    match_length = 2
+    move_seconds = 10.0
+    option_specs = (
+        OptionSpec("board", "Board", str, "random", ("random", "sample"),
+                   help="a random board or the seed's sample board"),
+        OptionSpec("blocks", "Blocked cells", str, "random", tuple(map(str, BLOCK_CHOICES)),
+                   help="how many blocked cells on a random board (odd, 1-25)"),
+    )
+
+    start: list[str] = field(default_factory=lambda: [EMPTY] * CELLS)
+    board: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.board:
+            self.board = list(self.start)
+
+    # ----- construction ---------------------------------------------------
+    @classmethod
+    def new(cls, options: dict[str, Any] | None = None, seed: int | None = None) -> PahTum:
+        opts = options or {}
+        if str(opts.get("board", "random")) == "sample":
+            return cls.from_native(SAMPLE_BOARD)
+        blocks_opt = str(opts.get("blocks", "random"))
+        if blocks_opt == "random":
+            blocks = None
+        else:
+            try:
+                blocks = int(blocks_opt)
+            except ValueError:
+                raise PositionError(f"blocks must be 'random' or an odd number, not {blocks_opt!r}") from None
+        return cls(start=random_board(blocks, seed))
+
+    @classmethod
+    def from_native(cls, text: str) -> PahTum:
+        return cls(start=parse_board(text))
+
+    @staticmethod
+    def _native(board: list[str]) -> str:
+        return "".join("".join(board[r * SIZE:(r + 1) * SIZE]) + "\n" for r in range(SIZE))
+
+    def to_native(self) -> str:
+        return self._native(self.board)
+
+    def start_native(self) -> str:
+        return self._native(self.start)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"blocked": [cell_name(c) for c in range(CELLS) if self.start[c] == BLOCK]}
+
+    # ----- play -----------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return (self.board.count(X) + self.board.count(O)) % 2
+
+    def legal_moves(self) -> list[int]:
+        return [c for c in range(CELLS) if self.board[c] == EMPTY]
+
+    def is_legal(self, move: Hashable) -> bool:
+        return isinstance(move, int) and 0 <= move < CELLS and self.board[move] == EMPTY
+
+    def _apply(self, move: Hashable) -> None:
+        self.board[move] = MARKS[self.to_move]  # type: ignore[index]
+
+    def _unapply(self, move: Hashable) -> None:
+        self.board[move] = EMPTY  # type: ignore[index]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if EMPTY in self.board:
+            return None
+        x, o = self.scores()
+        winner = 0 if x > o else 1 if o > x else None
+        if winner is None:
+            reason = f"board full: X and O both score {x}"
+        else:
+            reason = f"board full: {MARKS[winner]} wins {max(x, o)} to {min(x, o)}"
+        return Outcome(winner, (x, o), reason)
+
+    def scores(self) -> tuple[int, int]:
+        return score(self.board, X), score(self.board, O)
+
+    def runs(self, player: int) -> list[tuple[tuple[int, ...], int]]:
+        """The runs that score for `player` now (the breakdown of its score)."""
+        return scoring_runs(self.board, MARKS[player])
+
+    def key(self) -> Hashable:
+        return "".join(self.board)
+
+    def parse_move(self, text: str) -> int:
+        return parse_cell(text)
+
+    def move_text(self, move: Hashable) -> str:
+        return cell_name(move)  # type: ignore[arg-type]
+
+    def empty_count(self) -> int:
+        return self.board.count(EMPTY)
+
+
+def match_margins(results: list[tuple[int, int]]) -> tuple[int, int]:
+    """Sum of (own - other) per participant over a match.
+
+    `results[i]` is game i's (X points, O points); participant 0 plays X in
+    even-numbered games (0, 2, ...) and O in odd ones, sides swapping each game.
+    """
+    total = [0, 0]
+    for i, (x, o) in enumerate(results):
+        first, second = (x, o) if i % 2 == 0 else (o, x)
+        total[0] += first - second
+        total[1] += second - first
+    return total[0], total[1]
