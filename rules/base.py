@@ -155,6 +155,16 @@ class Game(ABC):
         self._apply(move)
         self.history.append(move)
 
+    def contest_reply(self, move: Move) -> str:
+        """What the contest program prints after choosing `move`.
+
+        By default the move is played and the new native position printed
+        (Pah-Tum's `cat board | prog | prog` chain); games whose protocol
+        answers with the move alone override this.
+        """
+        self.play(move)
+        return self.to_native()
+
     def play_text(self, text: str) -> Move:
         move = self.parse_move(text)
         self.play(move)
