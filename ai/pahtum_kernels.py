@@ -425,7 +425,9 @@ def score_moves(xb: np.uint64, ob: np.uint64, blocks: np.uint64, depth: int, tkx
     eb = ~(xb | ob | blocks) & FULL
     ec = transpose(eb)
     moves = np.zeros((MAX_PLY, 128), dtype=np.int64)
-    ply1 = np.int64(1)  # not a literal: see _negamax
+    ply1 = np.int64(1)  # not literals: see _negamax
+    lo = np.int64(-INF)
+    hi = np.int64(INF)
     e = eb
     while e:
         c = lowest(e)
@@ -436,7 +438,7 @@ def score_moves(xb: np.uint64, ob: np.uint64, blocks: np.uint64, depth: int, tkx
             nx, nxc, no, noc = xb | b, xc | cb, ob, oc
         else:
             nx, nxc, no, noc = xb, xc, ob | b, oc | cb
-        out[c] = -_negamax(nx, no, nxc, noc, eb ^ b, ec ^ cb, 1 - side, depth - 1, -INF, INF, ply1,
+        out[c] = -_negamax(nx, no, nxc, noc, eb ^ b, ec ^ cb, 1 - side, depth - 1, lo, hi, ply1,
                            tkx, tko, tval, tmeta, hist, killers, moves, stop, stop2, stats)
         if stats[1] != 0:
             return

@@ -1,0 +1,98 @@
+"""Pah-Tum kernels against the rules: moves, scores and perft must agree exactly."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai import pahtum_kernels as K
+from ai.pahtum_engine import PahTumEngine, board_bits
+from ai.perft import reference_perft
+from rules.pahtum import CELLS, PahTum
+
+
+def random_position(rng: random.Random, full: bool = False) -> PahTum:
+    game = PahTum.new({"blocks": str(rng.randrange(1, 26, 2))}, seed=rng.randrange(1 << 30))
+    plies = game.empty_count() if full else rng.randrange(game.empty_count() + 1)
+    for _ in range(plies):
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_differential_moves_and_scores() -> None:
+    rng = random.Random(2024)
+    out = np.zeros(CELLS, np.int64)
+    for i in range(2400):
+        game = random_position(rng, full=i % 3 == 0)
+        xb, ob, bl = board_bits(game)
+        n = K.legal_moves(xb, ob, bl, out)
+        assert [int(c) for c in out[:n]] == game.legal_moves()
+        assert (K.score(xb), K.score(ob)) == game.scores()
+        if i % 3 == 0:
+            assert n == 0 and game.is_over
+
+
+def test_score_bits_matches_transposed_columns() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        b = np.uint64(rng.getrandbits(49))
+        # a board and its transpose score the same: rows and columns swap roles
+        assert K.score(b) == K.score(K.transpose(b))
+        assert K.transpose(K.transpose(b)) == b
+
+
+def test_evaluation_of_a_full_board_is_the_score_difference() -> None:
+    rng = random.Random(11)
+    for _ in range(100):
+        game = random_position(rng, full=True)
+        xb, ob, bl = board_bits(game)
+        eb = np.uint64(0)
+        v = K.evaluate(xb, ob, K.transpose(xb), K.transpose(ob), eb, eb)
+        x, o = game.scores()
+        assert v == (x - o) * K.SCALE
+
+
+@pytest.mark.parametrize(("seed", "plies", "depth"),
+                         [(1, 0, 2), (2, 10, 3), (3, 20, 4), (4, 28, 5)])
+def test_perft_matches_reference(seed: int, plies: int, depth: int) -> None:
+    rng = random.Random(seed)
+    game = PahTum.new({"blocks": "11"}, seed=seed)
+    for _ in range(min(plies, game.empty_count() - 4)):
+        game.play(rng.choice(game.legal_moves()))
+    assert PahTumEngine(tt_bits=10).perft(game, depth) == reference_perft(game, depth)
+
+
+def test_perft_stops_at_the_end_of_the_game() -> None:
+    game = PahTum.new({"blocks": "25"}, seed=5)
+    while game.empty_count() > 3:
+        game.play(game.legal_moves()[0])
+    xb, ob, bl = board_bits(game)
+    assert list(K.perft(xb, ob, bl, 5)) == [3, 6, 6, 0, 0] == reference_perft(game, 5)
+
+
+
+CACHED_RUN = """
+from ai.pahtum_engine import PahTumEngine
+from rules.pahtum import PahTum
+engine = PahTumEngine(tt_bits=10)
+game = PahTum.new({"blocks": "15"}, seed=2)
+print(engine.search(game, engine.budget("easy", 5.0)).move, engine.perft(game, 2))
+"""
+
+
+def test_kernels_load_from_the_numba_cache() -> None:
+    """Numba's cache crashes on load if a recursive call needs a cast (numba issue 6713):
+    run the kernels in fresh processes, the second one certainly loading cached code."""
+    root = Path(__file__).resolve().parents[2]
+    outputs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", CACHED_RUN], cwd=root, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        outputs.append(proc.stdout)
+    assert outputs[0].strip() and outputs[1].strip()
