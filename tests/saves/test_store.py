@@ -1,0 +1,180 @@
+"""Saves on disk: atomic writes, safe reads, the folder, native import/export."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from rules import get_game
+from saves import store
+from saves.format import PlayerSpec, SaveError, doc_from_game, dumps
+from saves.store import (
+    atomic_write,
+    default_name,
+    export_native,
+    list_saves,
+    load_position,
+    read_save,
+    save_dir,
+    write_save,
+)
+
+PLAYERS = [PlayerSpec.parse("human"), PlayerSpec.parse("ai:max")]
+
+
+def sample_game(moves: list[str]):
+    game = get_game("pahtum").new({"board": "sample"})
+    game.replay(moves)
+    return game
+
+
+def test_write_then_read(tmp_path: Path) -> None:
+    game = sample_game(["A1", "D4", "G7"])
+    path = tmp_path / "one.arena.json"
+    write_save(path, doc_from_game(game, PLAYERS, clocks=(1.5, 2.0)))
+    doc, back = read_save(path)
+    assert doc.players == PLAYERS and doc.clocks == [1.5, 2.0]
+    assert back.to_native() == game.to_native() and back.history == game.history
+    assert not [p for p in tmp_path.iterdir() if p.name != "one.arena.json"]
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
+def one_line_error(path: Path) -> str:
+    with pytest.raises(SaveError) as info:
+        read_save(path)
+    message = str(info.value)
+    assert message and "\n" not in message
+    return message
+
+
+def test_read_refuses_missing_unreadable_and_broken_files(tmp_path: Path) -> None:
+    assert "no such file" in one_line_error(tmp_path / "nope.arena.json")
+    assert "folder" in one_line_error(tmp_path)
+    binary = tmp_path / "bin.arena.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert "not UTF-8" in one_line_error(binary)
+    good = dumps(doc_from_game(sample_game(["A1", "A2"]), PLAYERS))
+    cut = tmp_path / "cut.arena.json"
+    cut.write_text(good[:-40])
+    message = one_line_error(cut)
+    assert message.startswith("cut.arena.json: ") and "truncated" in message
+    edited = tmp_path / "edited.arena.json"
+    edited.write_text(good.replace('"A2"', '"A1"'))
+    assert "move 2" in one_line_error(edited)
+
+
+def test_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "keep.arena.json"
+    write_save(path, doc_from_game(sample_game(["A1"]), PLAYERS))
+    before = path.read_bytes()
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store.os, "replace", broken_replace)
+    with pytest.raises(SaveError, match="could not save .*No space left"):
+        write_save(path, doc_from_game(sample_game(["A1", "B1", "C1"]), PLAYERS))
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.arena.json"]
+
+
+def test_failed_write_midway_keeps_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "pos.txt"
+    atomic_write(path, "old\n")
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(store.os, "fsync", broken_fsync)
+    with pytest.raises(OSError):
+        atomic_write(path, "new text that never lands\n")
+    assert path.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["pos.txt"]
+
+
+def test_interrupted_write_removes_the_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(src: str, dst: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(tmp_path / "new.arena.json", "{}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_save_dir_override_env_and_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_SAVE_DIR", str(tmp_path / "from-env"))
+    assert save_dir(tmp_path / "given" / "deep") == tmp_path / "given" / "deep"
+    assert (tmp_path / "given" / "deep").is_dir()
+    assert save_dir() == tmp_path / "from-env" and (tmp_path / "from-env").is_dir()
+    monkeypatch.delenv("ARENA_SAVE_DIR")
+    monkeypatch.setattr(store.platformdirs, "user_data_dir", lambda app: str(tmp_path / app))
+    assert save_dir() == tmp_path / "arena" / "saves" and (tmp_path / "arena" / "saves").is_dir()
+
+
+def test_list_saves_newest_first(tmp_path: Path) -> None:
+    assert list_saves(tmp_path / "missing") == []
+    now = time.time()
+    for age, name in [(30, "old"), (10, "new"), (20, "mid")]:
+        path = tmp_path / f"{name}.arena.json"
+        path.write_text("{}")
+        os.utime(path, (now - age, now - age))
+    (tmp_path / "notes.txt").write_text("not a save")
+    assert [p.name for p in list_saves(tmp_path)] == [
+        "new.arena.json", "mid.arena.json", "old.arena.json"]
+
+
+def test_default_name(tmp_path: Path) -> None:
+    when = datetime(2026, 11, 22, 7, 12)
+    assert default_name("pahtum", now=when) == "pahtum-2026-11-22-0712.arena.json"
+    (tmp_path / "pahtum-2026-11-22-0712.arena.json").write_text("{}")
+    assert default_name("pahtum", tmp_path, when) == "pahtum-2026-11-22-0712-2.arena.json"
+    assert default_name("pousse").startswith("pousse-")
+    assert default_name("x").endswith(".arena.json")
+
+
+def test_export_and_load_native(tmp_path: Path) -> None:
+    game = sample_game(["A1", "B2", "C3"])
+    path = tmp_path / "board.txt"
+    export_native(game, path)
+    assert path.read_text() == game.to_native()
+    loaded = load_position("pahtum", path)
+    assert loaded.to_native() == game.to_native() and loaded.to_move == game.to_move
+
+
+def test_load_position_accepts_saves_by_content(tmp_path: Path) -> None:
+    game = sample_game(["A1", "B2"])
+    path = tmp_path / "any-name.txt"
+    write_save(path, doc_from_game(game, PLAYERS))
+    loaded = load_position("Pah-Tum", path)
+    assert loaded.history == game.history
+
+
+def test_load_position_refusals_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("-------\n" * 3)
+    pousse_save = tmp_path / "p.arena.json"
+    pousse = get_game("pousse").new({"size": 4})
+    pousse.play_text("L1")
+    write_save(pousse_save, doc_from_game(pousse, PLAYERS))
+    cases = [
+        (("pahtum", bad), "not a Pah-Tum position or Arena save: expected 7 lines"),
+        (("pahtum", pousse_save), "a Pousse save, not Pah-Tum"),
+        (("chess", bad), "unknown game"),
+        (("pahtum", tmp_path / "missing"), "no such file"),
+    ]
+    for args, words in cases:
+        with pytest.raises(SaveError) as info:
+            load_position(*args)
+        assert words in str(info.value) and "\n" not in str(info.value)
+    assert load_position("pousse", pousse_save).history == pousse.history
