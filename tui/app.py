@@ -1,0 +1,197 @@
+"""The Arena Textual app: menu -> setup -> game, plus the engine warm-up and saves glue."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+
+from tui.session import MatchState, Player, Session
+
+if TYPE_CHECKING:
+    from ai.engine import StopFlag
+
+
+class EngineReady(Message):
+    """An engine finished importing and warming up (or failed: `error`)."""
+
+    def __init__(self, game_name: str, error: str | None) -> None:
+        super().__init__()
+        self.game_name, self.error = game_name, error
+
+
+class ArenaApp(App):
+    """Arena: play the contest games in a terminal."""
+
+    CSS_PATH = "arena.tcss"
+    TITLE = "Arena"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(
+        self,
+        game: str | None = None,
+        *,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        players: tuple[Any, Any] | None = None,
+        load: Path | None = None,
+        save_dir: Path | None = None,
+        ai_seconds: float | None = None,
+        now: Callable[[], float] = time.monotonic,
+        clocks_running: bool = True,
+    ) -> None:
+        super().__init__()
+        self.start_game, self.start_options, self.start_seed = game, options, seed
+        self.start_players = players
+        self.start_load = load
+        self.save_dir = save_dir
+        self.ai_seconds = ai_seconds  # overrides the level's time budget (tests, demos)
+        self.now = now
+        self.clocks_running = clocks_running
+        self._engines: dict[str, str | None] = {}  # game name -> None (ready) or error text
+        self._preparing: set[str] = set()
+        self._stops: set[StopFlag] = set()
+        self._stops_lock = threading.Lock()
+
+    # ----- start-up ----------------------------------------------------------------------
+    def on_mount(self) -> None:
+        from tui.screens.menu import MenuScreen
+
+        self.push_screen(MenuScreen())
+        if self.start_load is not None:
+            try:
+                self.start_session(self.load_session(self.start_load),
+                                   f"Loaded {self.start_load.name}.")
+            except Exception as err:  # noqa: BLE001 - stay on the menu, say why
+                self.notify(f"Load failed: {err}", severity="error")
+        elif self.start_game is not None:
+            players = self.start_players or (Player("human"), Player("human"))
+            try:
+                session = Session.new(self.start_game, players, self.start_options,
+                                      self.start_seed, now=self.now)
+            except Exception as err:  # noqa: BLE001
+                self.notify(f"Cannot start: {err}", severity="error")
+                return
+            self.start_session(session)
+
+    def start_session(self, session: Session, status: str | None = None) -> None:
+        from tui.screens.game import GameScreen
+
+        screen = GameScreen(session)
+        if status:
+            screen._status = status
+        self.switch_screen(screen)
+
+    # ----- the engine: import and warm-up off the UI thread -------------------------------------
+    def engine_ready(self, game_name: str) -> bool:
+        return game_name in self._engines and self._engines[game_name] is None
+
+    def prepare_engine(self, game_name: str) -> None:
+        """Import and warm up the engine in a daemon thread (compiling can take a while).
+
+        A daemon thread rather than a worker: a compile cannot be stopped, and
+        quitting must not wait for it.
+        """
+        if game_name in self._engines or game_name in self._preparing:
+            return
+        self._preparing.add(game_name)
+
+        def prepare() -> None:
+            error = None
+            try:
+                from ai.engine import get_engine
+
+                get_engine(game_name).warm_up()
+            except Exception as err:  # noqa: BLE001 - reported in the engine panel
+                error = f"{type(err).__name__}: {err}"
+            try:
+                self.post_message(EngineReady(game_name, error))
+            except RuntimeError:
+                pass  # the app has closed
+
+        threading.Thread(target=prepare, name=f"warm-up {game_name}", daemon=True).start()
+
+    def on_engine_ready(self, message: EngineReady) -> None:
+        self._preparing.discard(message.game_name)
+        self._engines[message.game_name] = message.error
+        for screen in self.screen_stack:
+            hook = getattr(screen, "on_engine_ready", None)
+            if hook is not None and screen is not self:
+                hook(message.game_name, message.error)
+
+    def register_stop(self, stop: StopFlag) -> None:
+        with self._stops_lock:
+            self._stops.add(stop)
+
+    def unregister_stop(self, stop: StopFlag) -> None:
+        with self._stops_lock:
+            self._stops.discard(stop)
+
+    def stop_searches(self) -> None:
+        with self._stops_lock:
+            for stop in self._stops:
+                stop.set()
+
+    async def action_quit(self) -> None:
+        # a running search holds a worker thread; its flag makes it return within ~0.1 s
+        self.stop_searches()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self.stop_searches()
+
+    # ----- saves ---------------------------------------------------------------------------
+    def saves_folder(self) -> Path:
+        from saves.store import save_dir
+
+        return save_dir(self.save_dir)
+
+    def save_session(self, session: Session, name: str) -> Path:
+        from saves.format import PlayerSpec, doc_from_game
+        from saves.store import write_save
+
+        path = self.saves_folder() / name
+        players = tuple(PlayerSpec(p.kind, p.level, p.name) for p in session.participants)
+        clocks = tuple(session.clock(m) for m in (0, 1))
+        doc = doc_from_game(session.game, players, clocks, session.match.to_dict())
+        write_save(path, doc)
+        return path
+
+    def load_session(self, path: Path) -> Session:
+        from saves.store import read_save
+
+        doc, game = read_save(path)
+        match = MatchState.from_dict(getattr(doc, "match", None), type(game).match_length)
+        clocks = getattr(doc, "clocks", None)
+        return Session(game, list(doc.players), match=match,
+                       clocks=list(clocks) if clocks else None, now=self.now)
+
+    # ----- the command palette ------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for binding in getattr(screen, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.description:
+                action = binding.action
+                yield SystemCommand(binding.description, f"{binding.description} ({binding.key})",
+                                    lambda a=action, s=screen: self.call_later(s.run_action, a))
+
+
+def run(
+    game: str | None = None,
+    *,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    players: tuple[Any, Any] | None = None,
+    load: Path | None = None,
+    save_dir: Path | None = None,
+) -> None:
+    """Start the app: the menu if `game` is None, else that game (or the loaded file)."""
+    ArenaApp(game, options=options, seed=seed, players=players, load=load,
+             save_dir=save_dir).run()

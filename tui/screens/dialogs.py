@@ -1,0 +1,105 @@
+"""Modal dialogs: end of game, file name (save, export), choose a save to load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class ResultScreen(ModalScreen[str]):
+    """The result and why; dismisses with "return", "new" or "close"."""
+
+    BINDINGS = [Binding("escape", "dismiss('close')", "Close")]
+
+    def __init__(self, title: str, lines: list[str], return_game: bool) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.return_game = return_game
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="result"):
+            yield Label(self.title_text, id="dialog-title")
+            yield Static("\n".join(self.lines), id="result-lines")
+            with Horizontal(classes="buttons"):
+                if self.return_game:
+                    yield Button("Return game", variant="primary", id="return")
+                yield Button("New game", id="new")
+                yield Button("View board", id="close")
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "close")
+
+
+class NameDialog(ModalScreen[str | None]):
+    """Ask for a file name in `folder`; dismisses with the name or None."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, title: str, folder: Path, default: str, action: str = "Save") -> None:
+        super().__init__()
+        self.title_text = title
+        self.folder = folder
+        self.default = default
+        self.action = action
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(self.title_text, id="dialog-title")
+            yield Static(f"in {self.folder}", classes="dim")
+            yield Input(self.default, id="name")
+            with Horizontal(classes="buttons"):
+                yield Button(self.action, variant="primary", id="ok")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        value = self.query_one(Input).value.strip()
+        self.dismiss(value or None if event.button.id == "ok" else None)
+
+
+class LoadDialog(ModalScreen[Path | None]):
+    """Choose one of `saves`; dismisses with its path or None."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, folder: Path, saves: list[Path]) -> None:
+        super().__init__()
+        self.folder = folder
+        self.saves = saves
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Load a game", id="dialog-title")
+            yield Static(f"from {self.folder}", classes="dim")
+            if self.saves:
+                yield OptionList(*[Option(p.name, id=str(i)) for i, p in enumerate(self.saves)],
+                                 id="saves")
+            else:
+                yield Static("No saves yet.")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        if self.saves:
+            self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.saves[int(event.option.id or 0)])
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,432 @@
+"""The game screen: board left, players/engine/moves right, status line, Footer.
+
+The screen forwards intents to the `Session` and renders it. The AI runs in a
+thread worker; every request carries the session generation it was asked
+about, and a reply for an older generation is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from rules import MoveError
+from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen
+from tui.session import AIRequest, Session
+from tui.widgets.board import BoardWidget
+from tui.widgets.boards import board_class
+from tui.widgets.panels import EnginePanel, MovesPanel, PlayersPanel
+
+if TYPE_CHECKING:
+    from ai.engine import SearchResult, StopFlag
+    from tui.app import ArenaApp
+
+PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when AI plays AI
+
+
+class GameScreen(Screen):
+    """Play one session."""
+
+    BINDINGS = [
+        Binding("u", "undo", "Undo"),
+        Binding("r", "redo", "Redo"),
+        Binding("h", "hint", "Hint"),
+        Binding("s", "save", "Save"),
+        Binding("l", "load", "Load"),
+        Binding("e", "export", "Export"),
+        Binding("n", "new_game", "New"),
+        Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
+        Binding("minus", "pace(1)", "Slower", show=False),
+    ]
+
+    class AIInfo(Message):
+        def __init__(self, request: AIRequest, info: SearchResult) -> None:
+            super().__init__()
+            self.request, self.info = request, info
+
+    class AIDone(Message):
+        def __init__(self, request: AIRequest, result: SearchResult | None,
+                     error: str | None = None) -> None:
+            super().__init__()
+            self.request, self.result, self.error = request, result, error
+
+    app: ArenaApp
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.board: BoardWidget = board_class(session.game.name)(id="board")
+        self.pace_index = PACES.index(1.0)
+        self._stop: StopFlag | None = None
+        self._thinking: AIRequest | None = None
+        self._status = "New game." if not session.game.history else "Game loaded."
+
+    # ----- layout ---------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            with Vertical(id="board-box") as box:
+                box.border_title = "board"
+                yield self.board
+            with Vertical(id="side"):
+                yield PlayersPanel(id="players")
+                yield EnginePanel(id="engine")
+                yield MovesPanel(id="moves")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#players").border_title = "players"
+        self.query_one("#engine").border_title = "engine"
+        self.query_one("#moves").border_title = "moves"
+        self.board.set_game(self.session.game)
+        self.board.focus()
+        if self.app.clocks_running:
+            self.set_interval(1.0, self._tick)
+        self._engine_line()
+        self._render_all()
+        if self.session.has_ai:
+            self.app.prepare_engine(self.session.game.name)
+        self._next_turn()
+
+    def _tick(self) -> None:
+        if not self.session.game.is_over:
+            self.query_one(PlayersPanel).show(self.session)
+
+    def _render_all(self) -> None:
+        s = self.session
+        game = s.game
+        title = f"Arena · {game.title}"
+        if s.match.length > 1:
+            title += f" · game {s.game_number} of {s.match.length}"
+        if game.is_over:
+            right = "game over"
+        else:
+            mover = s.player(game.to_move)
+            right = f"{type(game).player_names[game.to_move]} to move ({mover.label()})"
+        width = max(self.size.width, 80) - 2
+        self.query_one("#title", Static).update(f" {title}{right:>{width - len(title)}}")
+        self.query_one(PlayersPanel).show(s)
+        self.query_one(MovesPanel).show(s)
+        self.board.locked = s.ai_to_move or game.is_over
+        self.board.refresh_game()
+        self.query_one("#status", Static).update(self._status)
+
+    def status(self, text: str) -> None:
+        self._status = text
+        self.query_one("#status", Static).update(text)
+
+    def _engine_line(self, text: str | None = None) -> None:
+        panel = self.query_one(EnginePanel)
+        if text is not None:
+            panel.show_text(text)
+        elif not self.session.has_ai:
+            panel.show_text("no AI in this game\nh asks it for a hint")
+        elif not self.app.engine_ready(self.session.game.name):
+            panel.show_text("AI: preparing...")
+        else:
+            panel.show_text("AI ready")
+
+    # ----- moves ------------------------------------------------------------------------
+    def on_board_widget_move_picked(self, message: BoardWidget.MovePicked) -> None:
+        s = self.session
+        if s.ai_to_move:
+            self.status("Wait: it is the AI's turn.")
+            return
+        self._play(message.move)
+
+    def _play(self, move: Hashable) -> None:
+        s = self.session
+        mark = type(s.game).player_names[s.game.to_move]
+        text = s.game.move_text(move)
+        try:
+            s.play(move)
+        except MoveError as err:
+            self.status(f"Illegal: {err}")
+            return
+        self._changed(f"{mark} played {text}.")
+
+    def _changed(self, text: str) -> None:
+        """After any change of position: stop stale work, redraw, then the next turn."""
+        self._cancel_search()
+        self._status = text
+        self._render_all()
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        s = self.session
+        if s.game.is_over:
+            self._game_over()
+            return
+        if not s.ai_to_move:
+            return
+        if not self.app.engine_ready(s.game.name):
+            self._engine_line()
+            return
+        pace = PACES[self.pace_index] if not s.has_human and s.game.history else 0.0
+        request = s.request("move")
+        if pace:
+            self.set_timer(pace, lambda: self._ask(request))
+        else:
+            self._ask(request)
+
+    def on_engine_ready(self, game_name: str, error: str | None) -> None:
+        """Called by the app when the engine has been imported and warmed up."""
+        if game_name != self.session.game.name:
+            return
+        if error:
+            self._engine_line(f"AI unavailable: {error}")
+            return
+        self._engine_line()
+        self._next_turn()
+
+    # ----- the AI worker ------------------------------------------------------------------
+    def _ask(self, request: AIRequest) -> None:
+        if not self.session.is_current(request) or not self.is_attached:
+            return
+        from ai.engine import StopFlag  # already imported by the warm-up thread
+
+        self._cancel_search()
+        self._stop = stop = StopFlag()
+        self._thinking = request
+        self.app.register_stop(stop)
+        if request.purpose == "move":
+            mark = type(request.game).player_names[request.game.to_move]
+            self._engine_line(f"{mark} thinking...")
+        else:
+            self._engine_line("looking for a hint...")
+        self._search(request, stop)
+
+    @work(thread=True, exclusive=True, group="ai")
+    def _search(self, request: AIRequest, stop: StopFlag) -> None:
+        from ai.engine import get_engine
+
+        try:
+            engine = get_engine(request.game.name)
+            budget = engine.budget(request.level, self.app.ai_seconds)
+            result = engine.search(request.game, budget, stop,
+                                   lambda info: self._post(self.AIInfo(request, info)))
+        except Exception as err:  # noqa: BLE001 - shown in the status line, never a crash
+            self._post(self.AIDone(request, None, f"{type(err).__name__}: {err}"))
+        else:
+            self._post(self.AIDone(request, result))
+        finally:
+            self.app.unregister_stop(stop)
+
+    def _post(self, message: Message) -> None:
+        try:
+            self.post_message(message)
+        except RuntimeError:
+            pass  # the app's loop has closed (quitting): nobody is waiting
+
+    def on_game_screen_aiinfo(self, message: AIInfo) -> None:
+        if self.session.is_current(message.request):
+            i = message.info
+            self.query_one(EnginePanel).show_info(i.depth, i.score, i.move_text, i.nodes, i.nps,
+                                                  i.exact)
+
+    def on_game_screen_aidone(self, message: AIDone) -> None:
+        request, result = message.request, message.result
+        if self._thinking is request:
+            self._thinking = None
+        if not self.session.is_current(request):
+            return  # a reply about a position no longer on the board
+        if result is None:
+            self._engine_line(f"AI error: {message.error}")
+            self.status(f"The AI failed: {message.error}")
+            return
+        self.query_one(EnginePanel).show_info(result.depth, result.score, result.move_text,
+                                              result.nodes, result.nps, result.exact)
+        if request.purpose == "hint":
+            self.board.show_hint(result.move)
+            self.status(f"Hint: {result.move_text} (eval {result.score:+d}).")
+            return
+        mark = type(request.game).player_names[request.game.to_move]
+        if self.session.accept(request, result.move):
+            self._changed(f"{mark} played {result.move_text}.")
+
+    def _cancel_search(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+            self._stop = None
+        self._thinking = None
+
+    def on_unmount(self) -> None:
+        self._cancel_search()
+
+    # ----- actions --------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        try:
+            undone = self.session.undo()
+        except MoveError as err:
+            self.status(f"Cannot undo: {err}")
+            return
+        game = self.session.game
+        texts = ", ".join(game.move_text(m) for m in undone)
+        self._changed(f"Took back {texts}.")
+
+    def action_redo(self) -> None:
+        game = self.session.game
+        try:
+            done = self.session.redo()
+        except MoveError as err:
+            self.status(f"Cannot redo: {err}")
+            return
+        self._changed(f"Replayed {', '.join(game.move_text(m) for m in done)}.")
+
+    def action_hint(self) -> None:
+        s = self.session
+        if s.game.is_over or s.ai_to_move:
+            self.status("A hint is for a human's turn.")
+            return
+        if not self.app.engine_ready(s.game.name):
+            self.app.prepare_engine(s.game.name)
+            self._engine_line("AI: preparing...")
+            self.status("The AI is getting ready; ask again in a moment.")
+            return
+        self._ask(s.request("hint", "medium"))
+
+    def action_pace(self, step: int) -> None:
+        self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + step))
+        self.status(f"AI vs AI pace: {PACES[self.pace_index]:g} s between moves.")
+
+    def action_new_game(self) -> None:
+        self._cancel_search()
+        from tui.screens.menu import MenuScreen
+
+        self.app.switch_screen(MenuScreen())
+
+    def action_save(self) -> None:
+        try:
+            from saves.store import default_name
+            folder = self.app.saves_folder()
+            default = default_name(self.session.game.name)
+        except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
+            self.status(f"Cannot save: {err}")
+            return
+        self.app.push_screen(NameDialog("Save the game", folder, default), self._save_to)
+
+    def _save_to(self, name: str | None) -> None:
+        if not name:
+            self.status("Save cancelled.")
+            return
+        try:
+            path = self.app.save_session(self.session, name)
+        except Exception as err:  # noqa: BLE001
+            self.status(f"Save failed: {err}")
+            return
+        self.status(f"Saved to {path}.")
+
+    def action_load(self) -> None:
+        try:
+            from saves.store import list_saves
+            folder = self.app.saves_folder()
+            saves = list_saves(folder)
+        except Exception as err:  # noqa: BLE001
+            self.status(f"Cannot list saves: {err}")
+            return
+        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
+
+    def _load_from(self, path: Path | None) -> None:
+        if path is None:
+            self.status("Load cancelled.")
+            return
+        try:
+            loaded = self.app.load_session(path)
+        except Exception as err:  # noqa: BLE001 - a failed load never changes the game
+            self.status(f"Load failed: {err}")
+            return
+        if loaded.game.name != self.session.game.name:
+            self._cancel_search()
+            self.app.start_session(loaded, f"Loaded {path.name}.")
+            return
+        self.session.replace(loaded)
+        self.board.set_game(self.session.game)
+        if self.session.has_ai:
+            self.app.prepare_engine(self.session.game.name)
+        self._engine_line()
+        self._changed(f"Loaded {path.name}.")
+
+    def action_export(self) -> None:
+        try:
+            from saves.store import default_name
+            folder = self.app.saves_folder()
+            stem = Path(default_name(self.session.game.name)).stem
+        except Exception as err:  # noqa: BLE001
+            self.status(f"Cannot export: {err}")
+            return
+        self.app.push_screen(NameDialog("Export the position (native format)", folder,
+                                        f"{stem}.txt", "Export"), self._export_to)
+
+    def _export_to(self, name: str | None) -> None:
+        if not name:
+            self.status("Export cancelled.")
+            return
+        try:
+            from saves.store import export_native
+            path = self.app.saves_folder() / name
+            export_native(self.session.game, path)
+        except Exception as err:  # noqa: BLE001
+            self.status(f"Export failed: {err}")
+            return
+        self.status(f"Exported the position to {path}.")
+
+    # ----- the end of a game -------------------------------------------------------------------
+    def _game_over(self) -> None:
+        s = self.session
+        game = s.game
+        outcome = game.outcome
+        assert outcome is not None
+        names = type(game).player_names
+        if outcome.winner is None:
+            head = "Draw"
+        else:
+            head = f"{names[outcome.winner]} ({s.player(outcome.winner).label()}) wins"
+        lines = [f"Game {s.game_number} of {s.match.length}: {head}"
+                 if s.match.length > 1 else head]
+        lines += type(self.board).describe_result(game)
+        if s.has_return_game:
+            lines.append("")
+            lines.append("Return game: same start board, sides swapped.")
+        elif s.match.length > 1:
+            lines += ["", *self._match_lines()]
+        self._engine_line()
+        self.status(f"Game over: {outcome.reason}.")
+        title = "Match over" if s.match_over and s.match.length > 1 else "Game over"
+        self.app.push_screen(ResultScreen(title, lines, s.has_return_game), self._after_result)
+
+    def _match_lines(self) -> list[str]:
+        s = self.session
+        margins = s.margins()
+        lines = ["Match result (sum of margins):"]
+        for p, player in enumerate(s.participants):
+            lines.append(f"  {player.label()} (first {type(s.game).player_names[p]}): "
+                         f"{margins[p]:+d}")
+        if margins[0] == margins[1]:
+            lines.append("The match is drawn.")
+        else:
+            winner = 0 if margins[0] > margins[1] else 1
+            lines.append(f"{s.participants[winner].label()} (first "
+                         f"{type(s.game).player_names[winner]}) wins the match.")
+        return lines
+
+    def _after_result(self, choice: str | None) -> None:
+        if choice == "return" and self.session.has_return_game:
+            self.session.next_game()
+            self.board.set_game(self.session.game)
+            self.board.focus()
+            names = type(self.session.game).player_names
+            who = ", ".join(f"{names[m]}: {self.session.player(m).label()}" for m in (0, 1))
+            self._changed(f"Return game, sides swapped ({who}).")
+        elif choice == "new":
+            self.action_new_game()
+

@@ -1,0 +1,47 @@
+"""The main menu: every registered game with a one-line description."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from rules import game_names, get_game
+from tui.widgets.boards import has_board
+
+DESCRIPTIONS = {
+    "pahtum": "7x7 board, blocked cells; runs of 3+ in rows and columns score. Two-game match.",
+    "pousse": "Push markers onto an NxN board; more straights than the other side wins.",
+}
+
+
+class MenuScreen(Screen):
+    """Choose a game."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        yield Static("Arena · terminal board games", id="title")
+        options = []
+        for name in game_names():
+            cls = get_game(name)
+            text = Text(cls.title, style="bold")
+            text.append(f"\n  {DESCRIPTIONS.get(name, '')}", style="dim")
+            if not has_board(name):
+                text.append("  (no board yet)", style="italic")
+            options.append(Option(text, id=name, disabled=not has_board(name)))
+        yield OptionList(*options, id="games")
+        yield Static("Choose a game and press Enter.", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#games", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        from tui.screens.setup import SetupScreen
+
+        if event.option.id:
+            self.app.switch_screen(SetupScreen(event.option.id))

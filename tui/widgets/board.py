@@ -1,0 +1,66 @@
+"""The board widget base every game's board implements.
+
+A board shows one `Game` and reports the user's choice upward with a
+`MovePicked` message; the screen owns the game and never reaches inside the
+board. A new game's board subclasses `BoardWidget`, implements `render`,
+`cell_at` style picking via `move_at`, and cursor moves, then registers itself
+in `tui/widgets/boards.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from rules import Game
+
+
+class BoardWidget(Widget, can_focus=True):
+    """Base of the board widgets: shows a game, posts `MovePicked` for a user's move."""
+
+    class MovePicked(Message):
+        """The user chose `move` (not yet checked for legality)."""
+
+        def __init__(self, move: Hashable) -> None:
+            super().__init__()
+            self.move = move
+
+    hint: reactive[Hashable | None] = reactive(None)
+    locked: reactive[bool] = reactive(False)  # True while it is not a human's turn
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.game: Game | None = None
+
+    def set_game(self, game: Game) -> None:
+        """Show `game` (a new object: new game, loaded game, return game)."""
+        self.game = game
+        self.hint = None
+        self.on_new_game()
+        self.refresh()
+
+    def on_new_game(self) -> None:
+        """Reset per-game view state (cursor...); subclasses override."""
+
+    def refresh_game(self) -> None:
+        """The game changed in place (a move, undo or redo): redraw."""
+        self.hint = None
+        self.refresh()
+
+    def show_hint(self, move: Hashable | None) -> None:
+        """Highlight a suggested move, or clear the highlight with None."""
+        self.hint = move
+
+    def pick(self, move: Hashable) -> None:
+        """Report a move the user chose, unless the board is locked."""
+        if not self.locked and self.game is not None and not self.game.is_over:
+            self.post_message(self.MovePicked(move))
+
+    @classmethod
+    def describe_result(cls, game: Game) -> list[str]:
+        """Lines explaining the final position (the end screen shows them)."""
+        outcome = game.outcome
+        return [outcome.reason] if outcome else []

@@ -1,0 +1,78 @@
+"""The side panels every game screen shares: players, engine line, move list."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tui.session import Session
+
+MARK_COLOURS = ("#ff6b6b", "#5fb4ff")
+
+
+def clock_text(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 60:d}:{seconds % 60:02d}"
+
+
+class PlayersPanel(Static):
+    """One line per side: turn arrow, mark, who, score, clock."""
+
+    def show(self, session: Session) -> None:
+        game = session.game
+        scores = game.scores()
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for mark, name in enumerate(type(game).player_names):
+            turn = mark == game.to_move and not game.is_over
+            player = session.player(mark)
+            text.append("▶ " if turn else "  ", style="bold #ffd75f")
+            text.append(f"{name} ", style=f"bold {MARK_COLOURS[mark]}")
+            label = player.label()
+            text.append(f"{label[:14]:<14}", style="bold" if turn else "")
+            text.append(f" {scores[mark]:>3}  {clock_text(session.clock(mark)):>5}")
+            if mark == 0:
+                text.append("\n")
+        self.update(text)
+
+
+class EnginePanel(Static):
+    """What the AI is doing: preparing, thinking (depth, score, best, nodes, speed), idle."""
+
+    def show_text(self, line: str) -> None:
+        self.update(Text(line, no_wrap=True, overflow="ellipsis"))
+
+    def show_info(self, depth: int, score: int, best: str, nodes: int, nps: float,
+                  exact: bool = False) -> None:
+        kind = "exact" if exact else f"depth {depth}"
+        self.update(Text(f"{kind}  eval {score:+d}  best {best}\n"
+                         f"{_count(nodes)} nodes  {_count(nps)}/s", no_wrap=True,
+                         overflow="ellipsis"))
+
+
+def _count(n: float) -> str:
+    if n >= 1e6:
+        return f"{n / 1e6:.1f}M"
+    if n >= 1e3:
+        return f"{n / 1e3:.0f}k"
+    return f"{n:.0f}"
+
+
+class MovesPanel(Static):
+    """The moves so far, numbered in pairs, newest at the bottom."""
+
+    def show(self, session: Session) -> None:
+        game = session.game
+        names = type(game).player_names
+        texts = game.history_text()
+        lines = []
+        # a game may start with either side to move; number pairs from the first mover
+        for i in range(0, len(texts), 2):
+            pair = f"{i // 2 + 1:>2}. {texts[i]:<4}"
+            if i + 1 < len(texts):
+                pair += f" {texts[i + 1]:<4}"
+            lines.append(pair)
+        per_row = 3
+        rows = [" ".join(lines[i:i + per_row]) for i in range(0, len(lines), per_row)]
+        height = max(1, self.size.height or 1)
+        header = f"{names[0]} first" if not texts else ""
+        self.update("\n".join(rows[-height:]) if rows else header)
