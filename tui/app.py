@@ -158,8 +158,9 @@ class ArenaApp(App):
         from saves.store import write_save
 
         path = self.saves_folder() / name
-        players = tuple(PlayerSpec(p.kind, p.level, p.name) for p in session.participants)
-        clocks = tuple(session.clock(m) for m in (0, 1))
+        # a save lists the players by side (mark) of the game on the board
+        players = [PlayerSpec(p.kind, p.level, p.name or "") for p in session.players_by_mark]
+        clocks = [session.clock(m) for m in (0, 1)]
         doc = doc_from_game(session.game, players, clocks, session.match.to_dict())
         write_save(path, doc)
         return path
@@ -169,9 +170,10 @@ class ArenaApp(App):
 
         doc, game = read_save(path)
         match = MatchState.from_dict(getattr(doc, "match", None), type(game).match_length)
-        clocks = getattr(doc, "clocks", None)
-        return Session(game, list(doc.players), match=match,
-                       clocks=list(clocks) if clocks else None, now=self.now)
+        by_mark = list(doc.players)
+        participants = [by_mark[(p + match.index) % 2] for p in (0, 1)]
+        return Session(game, participants, match=match, clocks=list(doc.clocks) or None,
+                       now=self.now)
 
     # ----- the command palette ------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

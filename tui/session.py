@@ -51,10 +51,13 @@ class Player:
     def code(self) -> str:
         return f"ai:{self.level}" if self.is_ai else "human"
 
-    def label(self) -> str:
+    def label(self, only_human: bool = False) -> str:
+        """The name if set, else You (the one human against the AI), Human or AI (level)."""
         if self.name:
             return self.name
-        return f"AI ({self.level})" if self.is_ai else "Human"
+        if self.is_ai:
+            return f"AI ({self.level})"
+        return "You" if only_human else "Human"
 
 
 @dataclass
@@ -135,6 +138,11 @@ class Session:
     @property
     def players_by_mark(self) -> tuple[Player, Player]:
         return self.player(0), self.player(1)
+
+    def label(self, mark: int) -> str:
+        """Who holds `mark`, as the panels show it."""
+        humans = sum(not p.is_ai for p in self.participants)
+        return self.player(mark).label(only_human=humans == 1)
 
     @property
     def to_move(self) -> int:

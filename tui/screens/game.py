@@ -111,8 +111,7 @@ class GameScreen(Screen):
         if game.is_over:
             right = "game over"
         else:
-            mover = s.player(game.to_move)
-            right = f"{type(game).player_names[game.to_move]} to move ({mover.label()})"
+            right = f"{type(game).player_names[game.to_move]} to move ({s.label(game.to_move)})"
         width = max(self.size.width, 80) - 2
         self.query_one("#title", Static).update(f" {title}{right:>{width - len(title)}}")
         self.query_one(PlayersPanel).show(s)
@@ -309,7 +308,7 @@ class GameScreen(Screen):
         try:
             from saves.store import default_name
             folder = self.app.saves_folder()
-            default = default_name(self.session.game.name)
+            default = default_name(self.session.game.name, folder)
         except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
             self.status(f"Cannot save: {err}")
             return
@@ -358,9 +357,9 @@ class GameScreen(Screen):
 
     def action_export(self) -> None:
         try:
-            from saves.store import default_name
+            from saves.store import SUFFIX, default_name
             folder = self.app.saves_folder()
-            stem = Path(default_name(self.session.game.name)).stem
+            stem = default_name(self.session.game.name).removesuffix(SUFFIX)
         except Exception as err:  # noqa: BLE001
             self.status(f"Cannot export: {err}")
             return
@@ -390,7 +389,7 @@ class GameScreen(Screen):
         if outcome.winner is None:
             head = "Draw"
         else:
-            head = f"{names[outcome.winner]} ({s.player(outcome.winner).label()}) wins"
+            head = f"{names[outcome.winner]} ({s.label(outcome.winner)}) wins"
         lines = [f"Game {s.game_number} of {s.match.length}: {head}"
                  if s.match.length > 1 else head]
         lines += type(self.board).describe_result(game)
@@ -408,15 +407,14 @@ class GameScreen(Screen):
         s = self.session
         margins = s.margins()
         lines = ["Match result (sum of margins):"]
-        for p, player in enumerate(s.participants):
-            lines.append(f"  {player.label()} (first {type(s.game).player_names[p]}): "
-                         f"{margins[p]:+d}")
+        names = type(s.game).player_names
+        for p in (0, 1):
+            lines.append(f"  {s.label(s.mark_of(p))} (first {names[p]}): {margins[p]:+d}")
         if margins[0] == margins[1]:
             lines.append("The match is drawn.")
         else:
             winner = 0 if margins[0] > margins[1] else 1
-            lines.append(f"{s.participants[winner].label()} (first "
-                         f"{type(s.game).player_names[winner]}) wins the match.")
+            lines.append(f"{s.label(s.mark_of(winner))} (first {names[winner]}) wins the match.")
         return lines
 
     def _after_result(self, choice: str | None) -> None:
@@ -425,7 +423,7 @@ class GameScreen(Screen):
             self.board.set_game(self.session.game)
             self.board.focus()
             names = type(self.session.game).player_names
-            who = ", ".join(f"{names[m]}: {self.session.player(m).label()}" for m in (0, 1))
+            who = ", ".join(f"{names[m]}: {self.session.label(m)}" for m in (0, 1))
             self._changed(f"Return game, sides swapped ({who}).")
         elif choice == "new":
             self.action_new_game()

@@ -24,10 +24,9 @@ class PlayersPanel(Static):
         text = Text(no_wrap=True, overflow="ellipsis")
         for mark, name in enumerate(type(game).player_names):
             turn = mark == game.to_move and not game.is_over
-            player = session.player(mark)
             text.append("▶ " if turn else "  ", style="bold #ffd75f")
             text.append(f"{name} ", style=f"bold {MARK_COLOURS[mark]}")
-            label = player.label()
+            label = session.label(mark)
             text.append(f"{label[:14]:<14}", style="bold" if turn else "")
             text.append(f" {scores[mark]:>3}  {clock_text(session.clock(mark)):>5}")
             if mark == 0:
@@ -74,5 +73,4 @@ class MovesPanel(Static):
         per_row = 3
         rows = [" ".join(lines[i:i + per_row]) for i in range(0, len(lines), per_row)]
         height = max(1, self.size.height or 1)
-        header = f"{names[0]} first" if not texts else ""
-        self.update("\n".join(rows[-height:]) if rows else header)
+        self.update("\n".join(rows[-height:]) if rows else f"no moves yet; {names[0]} starts")

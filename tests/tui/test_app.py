@@ -1,0 +1,205 @@
+"""The app driven through Pilot at 80x24: hot-seat by keys, the AI, undo, saves, quit, match."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+
+from tui.app import ArenaApp
+from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen
+from tui.screens.game import GameScreen
+from tui.screens.menu import MenuScreen
+from tui.session import Player
+from tui.widgets.pahtum_board import PahTumBoard
+
+SIZE = (80, 24)
+HUMAN = Player("human")
+
+
+def app_for(players=(HUMAN, HUMAN), blocks: str = "21", seed: int = 4, **kw) -> ArenaApp:
+    return ArenaApp("pahtum", options={"blocks": blocks}, seed=seed, players=players,
+                    clocks_running=False, **kw)
+
+
+async def wait_engine(app: ArenaApp, pilot) -> None:
+    deadline = time.monotonic() + 120
+    while not app.engine_ready("pahtum"):
+        assert time.monotonic() < deadline, "the engine never got ready"
+        await pilot.pause(0.1)
+
+
+async def play_by_keys(pilot, board: PahTumBoard, cell: int) -> None:
+    """Walk the cursor to `cell` with the arrow keys, then press Enter."""
+    r, c = divmod(board.cursor, 7)
+    tr, tc = divmod(cell, 7)
+    keys = ["down" if tr > r else "up"] * abs(tr - r)
+    keys += ["right" if tc > c else "left"] * abs(tc - c)
+    await pilot.press(*keys, "enter")
+
+
+async def test_menu_lists_games_and_starts_a_hot_seat_game() -> None:
+    app = ArenaApp(clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("enter")  # Pah-Tum, the first game
+        await pilot.pause()
+        await pilot.click("#start")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert not app.screen.session.has_ai or app.screen.session.player(1).is_ai
+
+
+async def test_whole_hot_seat_game_by_keys_to_the_final_score() -> None:
+    app = app_for(blocks="25")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        game = screen.session.game
+        rng = random.Random(7)
+        while not game.is_over:
+            before = len(game.history)
+            await play_by_keys(pilot, screen.board, rng.choice(game.legal_moves()))
+            await pilot.pause()
+            assert len(game.history) == before + 1
+        await pilot.pause()
+        result = app.screen
+        assert isinstance(result, ResultScreen)
+        x, o = game.scores()
+        text = "\n".join(result.lines)
+        assert f"X {x}:" in text and f"O {o}:" in text
+        assert game.outcome.reason in text
+        assert "Return game" in text
+
+
+async def test_the_ai_replies() -> None:
+    app = app_for((HUMAN, Player("ai", "easy")), ai_seconds=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_engine(app, pilot)
+        screen = app.screen
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(screen.session.game.history) == 2
+        assert screen._status.startswith("O played ")
+        assert not screen.session.ai_to_move
+
+
+async def test_undo_while_the_ai_thinks_drops_its_reply() -> None:
+    app = app_for((HUMAN, Player("ai", "max")), blocks="1", ai_seconds=20.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_engine(app, pilot)
+        screen = app.screen
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert screen._thinking is not None  # the search is running
+        await pilot.press("u")
+        started = time.monotonic()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert time.monotonic() - started < 2.0  # the stop flag ended the search
+        assert screen.session.game.history == []
+        assert not screen.session.ai_to_move
+
+
+async def test_save_then_load_restores_the_position(tmp_path: Path) -> None:
+    app = app_for(save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        game = screen.session.game
+        for _ in range(3):
+            await play_by_keys(pilot, screen.board, game.legal_moves()[0])
+        saved = list(game.history)
+        assert len(saved) == 3
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, NameDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen._status.startswith("Saved to ")
+        assert len(list(tmp_path.glob("*.arena.json"))) == 1
+        await play_by_keys(pilot, screen.board, game.legal_moves()[-1])
+        assert len(screen.session.game.history) == 4
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen
+        assert screen.session.game.history == saved
+        assert screen._status.startswith("Loaded ")
+
+
+async def test_a_failed_load_leaves_the_game(tmp_path: Path) -> None:
+    (tmp_path / "bad.arena.json").write_text("{not json")
+    app = app_for(save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen._status.startswith("Load failed: ")
+        assert len(screen.session.game.history) == 1
+
+
+async def test_quit_while_the_ai_thinks_exits_at_once() -> None:
+    app = app_for((HUMAN, Player("ai", "max")), blocks="1", ai_seconds=30.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_engine(app, pilot)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert app.screen._thinking is not None
+        started = time.monotonic()
+        await pilot.press("ctrl+q")
+    await_end = time.monotonic() + 2.0
+    while time.monotonic() < await_end and any(
+            t.name.startswith("ThreadPoolExecutor") and t.is_alive() and _busy(t)
+            for t in threading.enumerate()):
+        time.sleep(0.05)
+    assert time.monotonic() - started < 2.0
+    assert not app._stops  # every search has returned
+
+
+def _busy(thread: threading.Thread) -> bool:
+    import sys
+
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name == "_search":
+            return True
+        frame = frame.f_back
+    return False
+
+
+async def test_the_return_game_swaps_sides() -> None:
+    ann, bob = Player("human", name="Ann"), Player("human", name="Bob")
+    app = app_for((ann, bob), blocks="25")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        start = screen.session.game.start_native()
+        rng = random.Random(3)
+        for _ in range(2):
+            game = screen.session.game
+            while not game.is_over:
+                screen._play(rng.choice(game.legal_moves()))
+            await pilot.pause()
+            assert isinstance(app.screen, ResultScreen)
+            if screen.session.match_over:
+                break
+            await pilot.click("#return")
+            await pilot.pause()
+            s = screen.session
+            assert app.screen is screen and s.game_number == 2
+            assert s.player(0) == bob and s.player(1) == ann
+            assert s.game.history == [] and s.game.start_native() == start
+            assert "game 2 of 2" in str(screen.query_one("#title").render())
+            assert "X Bob" in str(screen.query_one("#players").render())
+        text = "\n".join(app.screen.lines)
+        margins = screen.session.margins()
+        assert "Match result" in text
+        assert f"Ann (first X): {margins[0]:+d}" in text
+        assert f"Bob (first O): {margins[1]:+d}" in text
