@@ -63,6 +63,7 @@ class PahTumEngine(Engine):
         self._hist = np.zeros((2, CELLS), np.int64)
         self._killers = np.full((K.MAX_PLY, 2), -1, np.int64)
         self._rng = random.Random()
+        self.etab = K.EXPECT  # the evaluation's per-line table (swappable for tuning)
 
     # ----- search -----------------------------------------------------------
     def search(
@@ -112,7 +113,7 @@ class PahTumEngine(Engine):
                 stats[:] = 0
                 move, value = K.search_root(xb, ob, bl, depth, -K.INF, K.INF, best, *self._tt,
                                             self._hist, self._killers, stop.array,
-                                            deadline.array, stats, scores)
+                                            deadline.array, stats, scores, self.etab)
                 nodes += int(stats[0])
                 if stats[1]:
                     break  # stopped mid-iteration: keep the last completed one
@@ -153,7 +154,7 @@ class PahTumEngine(Engine):
         out = np.full(CELLS, -K.INF, np.int64)
         stats[:] = 0
         K.score_moves(xb, ob, bl, result.depth, *self._tt, self._hist, self._killers,
-                      stop.array, deadline.array, stats, out)
+                      stop.array, deadline.array, stats, out, self.etab)
         if stats[1]:
             return result
         top = int(out.max())

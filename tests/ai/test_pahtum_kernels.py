@@ -52,7 +52,7 @@ def test_evaluation_of_a_full_board_is_the_score_difference() -> None:
         game = random_position(rng, full=True)
         xb, ob, bl = board_bits(game)
         eb = np.uint64(0)
-        v = K.evaluate(xb, ob, K.transpose(xb), K.transpose(ob), eb, eb)
+        v = K.evaluate(xb, ob, K.transpose(xb), K.transpose(ob), eb, eb, K.EXPECT)
         x, o = game.scores()
         assert v == (x - o) * K.SCALE
 
