@@ -54,7 +54,7 @@ class PahTumEngine(Engine):
         "hard": Budget(seconds=2.0),
         "max": Budget(seconds=8.0),
     }
-    bench_budget = Budget(seconds=3600.0, max_depth=5)
+    bench_budget = Budget(seconds=3600.0, max_depth=8)
 
     def __init__(self, tt_bits: int = 21) -> None:
         self._lock = threading.Lock()
@@ -128,10 +128,12 @@ class PahTumEngine(Engine):
                 if time.perf_counter() - start > budget.seconds * 0.4:
                     break
             if budget.noise > 0 and result.depth > 0:
+                stats[:] = 0
                 result = self._noisy(xb, ob, bl, result, budget, stop, deadline, stats)
+                nodes += int(stats[0])
         finally:
             deadline.disarm()
-        result.nodes = nodes + (int(stats[0]) if budget.noise > 0 else 0)
+        result.nodes = nodes
         result.seconds = time.perf_counter() - start
         return result
 
@@ -152,7 +154,6 @@ class PahTumEngine(Engine):
                deadline: StopFlag, stats: np.ndarray) -> SearchResult:
         """Pick at random among moves within `noise` points of the best (weak levels)."""
         out = np.full(CELLS, -K.INF, np.int64)
-        stats[:] = 0
         K.score_moves(xb, ob, bl, result.depth, *self._tt, self._hist, self._killers,
                       stop.array, deadline.array, stats, out, self.etab)
         if stats[1]:

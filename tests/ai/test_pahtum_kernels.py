@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
@@ -12,8 +13,9 @@ import pytest
 
 from ai import pahtum_kernels as K
 from ai.pahtum_engine import PahTumEngine, board_bits
+from ai.pahtum_kernels import EXPECT_P
 from ai.perft import reference_perft
-from rules.pahtum import CELLS, PahTum
+from rules.pahtum import CELLS, LINES, PahTum, score
 
 
 def random_position(rng: random.Random, full: bool = False) -> PahTum:
@@ -96,3 +98,33 @@ def test_kernels_load_from_the_numba_cache() -> None:
         assert proc.returncode == 0, proc.stderr[-2000:]
         outputs.append(proc.stdout)
     assert outputs[0].strip() and outputs[1].strip()
+
+
+def expected_line_points(line: str, mark: str, p: float) -> float:
+    """Expected points of `mark` in a 7-cell line if each empty becomes `mark` with chance p."""
+    empties = [i for i, c in enumerate(line) if c == "-"]
+    total = 0.0
+    for fill in itertools.product((True, False), repeat=len(empties)):
+        cells = list(line)
+        chance = 1.0
+        for i, mine in zip(empties, fill, strict=True):
+            cells[i] = mark if mine else "#"
+            chance *= p if mine else 1 - p
+        board = "".join(cells) + "#" * 42
+        total += chance * score(board, mark)
+    return total
+
+
+def test_evaluation_is_the_expected_score_difference() -> None:
+    rng = random.Random(5)
+    for _ in range(40):
+        game = random_position(rng)
+        xb, ob, bl = board_bits(game)
+        eb = ~(xb | ob | bl) & K.FULL
+        v = K.evaluate(xb, ob, K.transpose(xb), K.transpose(ob), eb, K.transpose(eb), K.EXPECT)
+        want = 0
+        for cells in LINES:
+            line = "".join(game.board[c] for c in cells)
+            want += round(expected_line_points(line, "X", EXPECT_P) * K.SCALE)
+            want -= round(expected_line_points(line, "O", EXPECT_P) * K.SCALE)
+        assert v == want
