@@ -1,0 +1,230 @@
+"""Pousse rules: pushing, push-off, straights, the repetition rule, native format."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from rules import MoveError, PositionError, get_game
+from rules.pousse import Pousse, push, straights
+
+
+def game_with(moves: str, size: int = 4) -> Pousse:
+    game = Pousse.new({"size": size})
+    game.replay(moves.split())
+    return game
+
+
+def test_registry_and_options() -> None:
+    cls = get_game("pousse")
+    assert cls is Pousse
+    game = cls.new({"size": 9})
+    assert game.options == {"size": 9}
+    assert Pousse.new().size == 6
+    assert len(game.legal_moves()) == 36
+    assert Pousse.player_names == ("X", "O") and Pousse.move_seconds == 30
+    for bad in (3, 21, "x"):
+        with pytest.raises(PositionError):
+            Pousse.new({"size": bad})
+
+
+def test_seed_sample() -> None:
+    game = Pousse.from_native("4\nL2\nT2\nL2\nB2\nR2\n")
+    assert game.rows() == [".O..", "XX.X", "....", ".O.."]
+    assert game.to_move == 1 and game.outcome is None
+    assert game.last_move == ("R", 2)
+
+
+@pytest.mark.parametrize(("move", "cell"), [
+    ("L2", (1, 0)), ("R2", (1, 3)), ("T3", (0, 2)), ("B3", (3, 2))])
+def test_insert_from_every_edge(move: str, cell: tuple[int, int]) -> None:
+    game = game_with(move)
+    assert game.cell(*cell) == "X"
+    assert sum(game.cell(r, c) != "." for r in range(4) for c in range(4)) == 1
+
+
+@pytest.mark.parametrize(("moves", "rows"), [
+    ("L1 L1 L1", ["XOX.", "....", "....", "...."]),
+    ("R1 R1 R1", [".XOX", "....", "....", "...."]),
+    ("T1 T1 T1", ["X...", "O...", "X...", "...."]),
+    ("B1 B1 B1", ["....", "X...", "O...", "X..."]),
+    # the push stops at the first empty cell: only the markers before it move
+    ("L1 R1 L1", ["XX.O", "....", "....", "...."]),
+])
+def test_push_moves_markers_up_to_the_first_gap(moves: str, rows: list[str]) -> None:
+    assert game_with(moves).rows() == rows
+
+
+def test_push_off_from_a_full_line() -> None:
+    game = game_with("L1 L1 L1 L1")
+    assert game.rows()[0] == "OXOX"
+    preview = game.preview(("L", 1))
+    assert preview.pushed_off == (0, 3) and preview.pushed_off_mark == "X"
+    assert preview.entry == (0, 0)
+    assert preview.moved == (((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 2), (0, 3)))
+    game.play_text("L1")
+    assert game.rows()[0] == "XOXO"
+    assert "".join(preview.board[:4]) == "XOXO"
+    game.play_text("R1")  # O pushes from the right: the X at the left end falls off
+    assert game.rows()[0] == "OXOO"
+
+
+def test_push_function_reports_path_and_off() -> None:
+    board = list("XOX." + "." * 12)
+    path, off = push(board, 4, ("L", 1), "O")
+    assert board[:4] == list("OXOX") and path == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert off is None
+
+
+def test_straight_wins() -> None:
+    game = game_with("L1 L2 L1 L2 L1 L2")
+    assert game.outcome is None
+    game.play_text("L1")
+    assert game.outcome is not None and game.outcome.winner == 0
+    assert game.outcome.reason == "X wins with 1 straights to 0"
+    assert game.scores() == (1, 0)
+    assert game.straight_lines() == [("row", 0, "X")]
+    assert game.legal_moves() == []
+    with pytest.raises(MoveError):
+        game.play_text("L3")
+
+
+def test_a_move_can_give_the_opponent_the_win() -> None:
+    # O fills column 3 below row 1 and row 1 starts OO; X's L1 shifts an O into the gap.
+    game = game_with("T4 B3 B4 B3 B1 B3 B2 L1 B1 L1")
+    assert game.rows() == ["OO.X", "..O.", "X.O.", "XXOX"]
+    preview = game.preview(("L", 1))
+    assert preview.gives_opponent_straight and preview.straights == (0, 1)
+    assert preview.outcome is not None and preview.outcome.winner == 1
+    game.play_text("L1")
+    assert game.outcome == preview.outcome
+    assert game.outcome.reason == "O wins with 1 straights to 0"
+
+
+def test_both_colours_counted_at_once() -> None:
+    board = list("XXXX" "OOOO" "X..." "O...")
+    found = straights(board, 4)
+    assert ("row", 0, "X") in found and ("row", 1, "O") in found and len(found) == 2
+
+
+def random_game(
+    rng: random.Random, size: int, moves: list[tuple[str, int]] | None = None
+) -> Pousse:
+    game = Pousse.new({"size": size})
+    while not game.is_over:
+        game.play(rng.choice(moves or game.legal_moves()))
+    return game
+
+
+def test_repetition_loses_for_the_mover() -> None:
+    rng = random.Random(5)
+    seen_reason = 0
+    for _ in range(200):
+        game = random_game(rng, 4)
+        if "repeated" not in game.outcome.reason:
+            continue
+        seen_reason += 1
+        mover = 1 - game.to_move
+        assert game.outcome.winner == 1 - mover
+        assert game.outcome.reason == f"{'XO'[mover]} repeated an earlier position and loses"
+        final = game.key()
+        game.undo()
+        keys = []
+        probe = game.copy()
+        while probe.history:
+            keys.append(probe.key())
+            probe.undo()
+        keys.append(probe.key())
+        assert final in keys
+    assert seen_reason > 5
+
+
+def test_same_board_other_side_to_move_is_no_repetition() -> None:
+    moves = "L1 L1 L2 R1 L2 L1 R2 T3 R2".split()
+    game = Pousse.new({"size": 4})
+    boards: dict[str, int] = {}
+    for text in moves[:-1]:
+        game.play_text(text)
+        boards.setdefault("".join(game.board), game.to_move)
+    game.play_text(moves[-1])
+    board = "".join(game.board)
+    assert board in boards and boards[board] != game.to_move
+    assert game.outcome is None
+
+
+def test_undo_restores_the_repetition_history() -> None:
+    rng = random.Random(11)
+    for _ in range(30):
+        game = random_game(rng, 4, [("L", 1), ("R", 1), ("L", 2), ("R", 2), ("T", 3)])
+        full = game.copy()
+        seen = Counter(full._seen)
+        outcome = game.outcome
+        last = game.undo()
+        assert game.outcome is None
+        game.play(last)
+        assert game.outcome == outcome and game._seen == seen
+        while game.history:
+            game.undo()
+        assert game._seen == Counter({game.key()[1:]: 1})
+        game.replay(full.history_text())
+        assert game.outcome == full.outcome and game.board == full.board
+
+
+def test_parse_move() -> None:
+    game = Pousse.new({"size": 13})
+    assert game.parse_move("T13") == ("T", 13)
+    assert game.parse_move(" l2 ") == ("L", 2)
+    assert game.move_text(("B", 7)) == "B7"
+    for bad in ("", "X2", "L0", "L14", "L", "2L", "L2x", "L-1", "L²"):
+        with pytest.raises(MoveError):
+            game.parse_move(bad)
+
+
+def test_native_round_trip_and_start() -> None:
+    game = game_with("L2 T2 L2 B2 R2", size=5)
+    text = game.to_native()
+    assert text == "5\nL2\nT2\nL2\nB2\nR2\n"
+    again = Pousse.from_native(text)
+    assert again.board == game.board and again.history == game.history
+    assert game.start_native() == "5\n"
+    start = Pousse.from_start(game.options, game.start_native())
+    assert start.size == 5 and start.history == []
+    reply = game.copy()
+    assert reply.contest_reply(("T", 1)) == "T1\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "empty"),
+    ("\n\n", "empty"),
+    ("six\nL1\n", "line 1"),
+    ("3\n", "out of range"),
+    ("21\n", "out of range"),
+    ("4\nL1\nQ2\n", "line 3"),
+    ("4\nL1\nL5\n", "line 3"),
+    ("4\nL1 L2\n", "line 2"),
+    ("4\nL1\nL2\nL1\nL2\nL1\nL2\nL1\nT1\n", "after the game has ended"),
+])
+def test_native_refuses_bad_input(text: str, message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        Pousse.from_native(text)
+
+
+def test_preview_changes_nothing_and_flags_repetition() -> None:
+    rng = random.Random(3)
+    flagged = 0
+    for _ in range(40):
+        game = Pousse.new({"size": 4})
+        while not game.is_over:
+            key, hist = game.key(), list(game.history)
+            for move in game.legal_moves():
+                p = game.preview(move)
+                probe = game.copy()
+                probe.play(move)
+                assert p.board == tuple(probe.board) and p.outcome == probe.outcome
+                assert p.repeats == ("repeated" in (probe.outcome.reason if probe.outcome else ""))
+                flagged += p.repeats
+            assert game.key() == key and game.history == hist
+            game.play(rng.choice(game.legal_moves()))
+    assert flagged > 0
