@@ -85,6 +85,26 @@ async def test_the_ai_replies() -> None:
         assert len(screen.session.game.history) == 2
         assert screen._status.startswith("O played ")
         assert not screen.session.ai_to_move
+        await pilot.press("h")  # a hint is shown on the board, nothing is played
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.board.hint in screen.session.game.legal_moves()
+        assert screen._status.startswith("Hint: ")
+        assert len(screen.session.game.history) == 2
+
+
+async def test_ai_against_ai_plays_to_the_end_at_the_chosen_pace() -> None:
+    app = app_for((Player("ai", "easy"), Player("ai", "easy")), blocks="25", ai_seconds=0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("plus", "plus", "plus", "plus")
+        assert screen._status == "AI vs AI pace: 0 s between moves."
+        await wait_engine(app, pilot)
+        deadline = time.monotonic() + 30
+        while not isinstance(app.screen, ResultScreen):
+            assert time.monotonic() < deadline
+            await pilot.pause(0.1)
+        assert screen.session.game.is_over and screen.session.game.empty_count() == 0
 
 
 async def test_undo_while_the_ai_thinks_drops_its_reply() -> None:

@@ -13,15 +13,15 @@ from rules import game_names, get_game
 from tui.widgets.boards import has_board
 
 DESCRIPTIONS = {
-    "pahtum": "7x7 board, blocked cells; runs of 3+ in rows and columns score. Two-game match.",
-    "pousse": "Push markers onto an NxN board; more straights than the other side wins.",
+    "pahtum": "7x7 with blocked cells; runs of 3+ in a line score. A two-game match.",
+    "pousse": "Push markers in from the edges; more straight lines than the other wins.",
 }
 
 
 class MenuScreen(Screen):
     """Choose a game."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("q", "app.quit", "Quit", show=False)]
 
     def compose(self) -> ComposeResult:
         yield Static("Arena · terminal board games", id="title")

@@ -27,8 +27,8 @@ class PlayersPanel(Static):
             text.append("▶ " if turn else "  ", style="bold #ffd75f")
             text.append(f"{name} ", style=f"bold {MARK_COLOURS[mark]}")
             label = session.label(mark)
-            text.append(f"{label[:14]:<14}", style="bold" if turn else "")
-            text.append(f" {scores[mark]:>3}  {clock_text(session.clock(mark)):>5}")
+            text.append(f"{label[:13]:<13}", style="bold" if turn else "")
+            text.append(f" {scores[mark]:>3} pts  {clock_text(session.clock(mark)):>5}")
             if mark == 0:
                 text.append("\n")
         self.update(text)
@@ -70,7 +70,7 @@ class MovesPanel(Static):
             if i + 1 < len(texts):
                 pair += f" {texts[i + 1]:<4}"
             lines.append(pair)
-        per_row = 3
+        per_row = max(1, (self.content_size.width + 1) // 14)  # a pair is 13 wide
         rows = [" ".join(lines[i:i + per_row]) for i in range(0, len(lines), per_row)]
         height = max(1, self.size.height or 1)
         self.update("\n".join(rows[-height:]) if rows else f"no moves yet; {names[0]} starts")

@@ -1,0 +1,26 @@
+"""SVG snapshots at 80x24: the menu and a seeded hot-seat game in progress (no clocks, no AI)."""
+
+from __future__ import annotations
+
+from tui.app import ArenaApp
+from tui.session import Player
+
+SIZE = (80, 24)
+
+
+def frozen_app(game: str | None = None, **kw) -> ArenaApp:
+    # a frozen time source and no ticking: the picture never depends on the wall clock
+    return ArenaApp(game, clocks_running=False, now=lambda: 0.0, **kw)
+
+
+def test_menu(snap_compare) -> None:
+    assert snap_compare(frozen_app(), terminal_size=SIZE)
+
+
+def test_hot_seat_game_in_progress(snap_compare) -> None:
+    app = frozen_app("pahtum", options={"blocks": "7"}, seed=11,
+                     players=(Player("human", name="Ann"), Player("human", name="Bob")))
+    # X D4, O C4, X D5, O C5, X D3 (a scoring run D3-D5), then the cursor down to E3
+    keys = ["enter", "up", "enter", "down", "right", "enter", "up", "enter",
+            "down", "left", "left", "enter", "down"]
+    assert snap_compare(app, press=keys, terminal_size=SIZE)
