@@ -1,0 +1,47 @@
+"""Import hygiene: the contest program never loads Textual, and `tui.cli` loads no Numba."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from rules.pahtum import SAMPLE_BOARD
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def python(code: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+def test_importing_the_cli_loads_neither_textual_nor_numba() -> None:
+    done = python(
+        "import sys, tui.cli\n"
+        "print(sorted(m for m in ('textual', 'numba', 'rich') if m in sys.modules))"
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_move_command_never_imports_textual() -> None:
+    # `main` ends the process with os._exit once the reply is out (no teardown, no
+    # atexit), so the report is written from a wrapper around it.
+    done = python(
+        "import os, sys\n"
+        "real_exit = os._exit\n"
+        "def report(code):\n"
+        "    loaded = [m for m in ('textual', 'numba') if m in sys.modules]\n"
+        "    sys.stderr.write(f'loaded: {loaded}')\n"
+        "    sys.stderr.flush()\n"
+        "    real_exit(code)\n"
+        "os._exit = report\n"
+        "sys.argv = ['arena', 'move', 'pahtum', '--time', '0.5']\n"
+        "from tui.cli import main\n"
+        "main()\n",
+        stdin=SAMPLE_BOARD,
+    )
+    assert len(done.stdout) == 56
+    assert done.stderr.strip().endswith("loaded: ['numba']")

@@ -1,0 +1,243 @@
+"""The `arena` command: contest moves, perft, bench, play checks, one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rules import get_game
+from rules.pahtum import SAMPLE_BOARD
+from saves.format import PlayerSpec, doc_from_game
+from saves.store import write_save
+from tui import cli
+from tui.cli import app
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside pytest the process is old; count start-up from now so --time is honoured."""
+    monkeypatch.setattr(cli, "_process_age", lambda: 0.0)
+
+
+def run(args: list[str], stdin: str | None = None):
+    return runner.invoke(app, args, input=stdin)
+
+
+def assert_user_error(result, *words: str) -> str:
+    """Exit 2, nothing on stdout, exactly one `arena: error:` line on stderr."""
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arena: error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0]
+    return lines[0]
+
+
+def one_more_mark(before: str, after: str, mark: str) -> None:
+    assert len(after) == 56 and after.endswith("\n")
+    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    assert len(changed) == 1
+    assert before[changed[0]] == "-" and after[changed[0]] == mark
+
+
+# ----- move -----------------------------------------------------------------------------
+
+
+def test_move_plays_one_mark_for_the_side_to_move() -> None:
+    first = run(["move", "pahtum", "--time", "0.5"], SAMPLE_BOARD)
+    assert first.exit_code == 0, first.stderr
+    one_more_mark(SAMPLE_BOARD, first.stdout, "X")
+    second = run(["move", "pahtum", "--time", "0.5", "--level", "hard"], first.stdout)
+    assert second.exit_code == 0, second.stderr
+    one_more_mark(first.stdout, second.stdout, "O")
+    assert second.stderr == ""
+
+
+def test_move_takes_the_only_empty_cell() -> None:
+    board = get_game("pahtum").from_native(SAMPLE_BOARD)
+    empties = board.legal_moves()
+    for cell in empties[:-1]:
+        board.play(cell)
+    result = run(["move", "pahtum", "--time", "0.3"], board.to_native())
+    assert result.exit_code == 0, result.stderr
+    board.play(empties[-1])
+    assert result.stdout == board.to_native()
+
+
+@pytest.mark.parametrize(
+    ("stdin", "words"),
+    [
+        ("", "empty input"),
+        ("-------\n" * 6, "expected 7 lines"),
+        (SAMPLE_BOARD.rstrip("\n"), "newline"),
+        (SAMPLE_BOARD.replace("-", "Q", 1), "'Q'"),
+        ("-------\n" * 7, "0 blocked cells"),
+        (SAMPLE_BOARD.replace("-", "O", 1), "X must equal O"),
+        ("+XOXOXO\n" + "XOXOXOX\nOXOXOXO\n" * 3, "the game is over: no move to make"),
+    ],
+)
+def test_move_refuses_bad_boards(stdin: str, words: str) -> None:
+    assert_user_error(run(["move", "pahtum", "--time", "0.2"], stdin), words)
+
+
+def test_move_refuses_bad_game_level_and_time() -> None:
+    assert_user_error(run(["move", "chess"], SAMPLE_BOARD), "unknown game 'chess'")
+    assert_user_error(run(["move", "pahtum", "--level", "genius"], SAMPLE_BOARD), "genius")
+    assert_user_error(run(["move", "pahtum", "--time", "0"], SAMPLE_BOARD), "--time")
+    assert_user_error(run(["move", "pahtum", "--time", "soon"], SAMPLE_BOARD), "--time")
+
+
+def test_usage_errors_are_one_line() -> None:
+    assert_user_error(run(["move"]), "Missing argument")
+    assert_user_error(run(["teleport"]), "No such command")
+    assert_user_error(run(["perft", "pahtum", "deep"]), "depth")
+    assert_user_error(run(["play", "pahtum", "--colour", "red"]), "--colour")
+
+
+def process(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """`arena ARGS` as a real process: the contest path end to end, and a crash in
+    compiled code fails one test instead of the whole session."""
+    return subprocess.run(
+        [sys.executable, "-c", "from tui.cli import main; main()", *args],
+        input=stdin, capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )
+
+
+def test_move_pousse_prints_one_move_line() -> None:
+    done = process(["move", "pousse", "--time", "1"], "5\nL1\n")
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
+    game = get_game("pousse").from_native("5\nL1\n")
+    assert done.stdout.endswith("\n") and done.stdout.count("\n") == 1
+    assert game.parse_move(done.stdout) in game.legal_moves()
+
+
+# ----- perft and bench ----------------------------------------------------------------
+
+
+def leaf_counts(output: str) -> list[int]:
+    rows = [line.split() for line in output.splitlines()]
+    return [int(row[1].replace(",", "")) for row in rows if len(row) == 4 and row[0].isdigit()]
+
+
+def test_perft_engine_equals_reference(tmp_path: Path) -> None:
+    position = tmp_path / "board.txt"
+    game = get_game("pahtum").from_native(SAMPLE_BOARD)
+    game.replay(["A1", "D4", "G7"])
+    position.write_text(game.to_native())
+    fast = run(["perft", "pahtum", "3", "--position", str(position)])
+    slow = run(["perft", "pahtum", "3", "--position", str(position), "--reference"])
+    assert fast.exit_code == 0 and slow.exit_code == 0, (fast.stderr, slow.stderr)
+    assert leaf_counts(fast.stdout) == leaf_counts(slow.stdout) == [41, 41 * 40, 41 * 40 * 39]
+    assert "engine kernels" in fast.stdout and "reference" in slow.stdout
+
+
+def test_perft_new_pousse_game_with_size() -> None:
+    fast = process(["perft", "pousse", "3", "--size", "4"])
+    slow = run(["perft", "pousse", "3", "--size", "4", "--reference"])
+    assert fast.returncode == 0, f"exit {fast.returncode}: {fast.stderr[-2000:]}"
+    assert slow.exit_code == 0, slow.stderr
+    assert leaf_counts(fast.stdout) == leaf_counts(slow.stdout)
+    assert leaf_counts(slow.stdout)[0] == 16
+
+
+def test_perft_refusals(tmp_path: Path) -> None:
+    assert_user_error(run(["perft", "pahtum", "0"]), "depth must be 1 or more")
+    assert_user_error(run(["perft", "pahtum", "2", "--size", "5"]), "Pah-Tum has no --size")
+    assert_user_error(run(["perft", "pousse", "2", "--size", "30"]), "out of range")
+    assert_user_error(run(["perft", "pahtum", "2", "--position", str(tmp_path / "no")]),
+                      "no such file")
+
+
+def test_bench_runs_every_position() -> None:
+    result = run(["bench", "pahtum", "--depth", "2"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    from ai.engine import get_engine
+
+    count = len(get_engine("pahtum").bench_positions())
+    assert sum(line.startswith("position ") for line in lines) == count
+    nodes = int(next(line for line in lines if line.startswith("Nodes searched")).split(":")[1])
+    assert nodes > 0
+    assert any(line.startswith("Nodes/second") for line in lines)
+    assert_user_error(run(["bench", "pahtum", "--depth", "0"]), "depth")
+
+
+# ----- play (the UI is replaced by a recorder) -------------------------------------------
+
+
+@pytest.fixture
+def ui(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    calls: list[dict] = []
+    fake = types.ModuleType("tui.app")
+    fake.run = lambda game=None, **kwargs: calls.append({"game": game, **kwargs})  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tui.app", fake)
+    return calls
+
+
+def test_play_passes_checked_settings_to_the_app(ui: list[dict], tmp_path: Path) -> None:
+    result = run(["play", "Pah-Tum", "--o", "ai", "--level", "max", "--blocks", "5",
+                  "--seed", "7", "--save-dir", str(tmp_path / "saves")])
+    assert result.exit_code == 0, result.stderr
+    assert ui == [{
+        "game": "pahtum", "options": {"blocks": "5"}, "seed": 7,
+        "players": (PlayerSpec("human"), PlayerSpec("ai", "max")),
+        "load": None, "save_dir": tmp_path / "saves",
+    }]
+    assert (tmp_path / "saves").is_dir()
+    ui.clear()
+    assert run(["play", "pousse", "--x", "ai:easy", "--size", "8"]).exit_code == 0
+    assert ui[0]["options"] == {"size": 8}
+    assert ui[0]["players"] == (PlayerSpec("ai", "easy"), PlayerSpec("ai", "hard"))
+
+
+def test_play_loads_a_checked_file(ui: list[dict], tmp_path: Path) -> None:
+    game = get_game("pahtum").from_native(SAMPLE_BOARD)
+    game.play_text("A1")
+    path = tmp_path / "g.arena.json"
+    write_save(path, doc_from_game(game, [PlayerSpec("human"), PlayerSpec("ai", "hard")]))
+    assert run(["play", "pahtum", "--load", str(path)]).exit_code == 0
+    assert ui[0]["load"] == path
+
+
+def test_bare_arena_opens_the_menu(ui: list[dict]) -> None:
+    result = run([])
+    assert result.exit_code == 0, result.stderr
+    assert ui == [{"game": None}]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["play", "chess"], "unknown game"),
+        (["play", "pahtum", "--level", "genius"], "unknown level"),
+        (["play", "pahtum", "--x", "robot"], "--x"),
+        (["play", "pahtum", "--o", "ai:wizard"], "unknown level"),
+        (["play", "pahtum", "--size", "9"], "Pah-Tum has no --size"),
+        (["play", "pahtum", "--blocks", "4"], "--blocks"),
+        (["play", "pahtum", "--blocks", "many"], "--blocks"),
+        (["play", "pahtum", "--board", "huge"], "--board"),
+        (["play", "pousse", "--size", "3"], "out of range"),
+        (["play", "pousse", "--blocks", "3"], "Pousse has no --blocks"),
+        (["play", "pahtum", "--load", "/no/such/file"], "no such file"),
+    ],
+)
+def test_play_refuses_bad_settings(ui: list[dict], args: list[str], words: str) -> None:
+    assert_user_error(run(args), words)
+    assert ui == []
+
+
+def test_play_refuses_a_bad_load_file(ui: list[dict], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.arena.json"
+    bad.write_text('{"format": "arena-save", "version": 1, "game": "pahtum"')
+    assert_user_error(run(["play", "pahtum", "--load", str(bad)]), "truncated")
+    assert ui == []
