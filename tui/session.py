@@ -40,8 +40,14 @@ class Player:
 
     @classmethod
     def of(cls, spec: Any) -> Player:
-        """Copy any object with `kind`, `level`, `name` (e.g. saves.format.PlayerSpec)."""
-        return cls(spec.kind, getattr(spec, "level", None), getattr(spec, "name", None))
+        """Copy any object with `kind`, `level`, `name` (e.g. saves.format.PlayerSpec).
+
+        An AI without a level (`ai` alone on the command line) plays at hard.
+        """
+        level = getattr(spec, "level", None)
+        if spec.kind == "ai" and level is None:
+            level = "hard"
+        return cls(spec.kind, level, getattr(spec, "name", None) or None)
 
     @property
     def is_ai(self) -> bool:

@@ -152,6 +152,57 @@ async def test_save_then_load_restores_the_position(tmp_path: Path) -> None:
         assert screen._status.startswith("Loaded ")
 
 
+async def test_a_click_plays_the_cell_and_export_writes_the_native_position(
+        tmp_path: Path) -> None:
+    app = app_for(save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        game = screen.session.game
+        cell = game.legal_moves()[5]
+        row, col = divmod(cell, 7)
+        # the board's geometry: a 4-column row gutter, 5 columns per cell, 2 lines per row
+        await pilot.click("#board", offset=(4 + col * 5 + 2, 1 + row * 2))
+        await pilot.pause()
+        assert game.history == [cell]
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, NameDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        exported = list(tmp_path.glob("*.txt"))
+        assert len(exported) == 1 and exported[0].read_text() == game.to_native()
+        assert screen._status.startswith("Exported ")
+        await pilot.press("n")  # a game in progress is left only after a yes
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("n", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_a_save_in_the_return_game_loads_with_sides_swapped(tmp_path: Path) -> None:
+    ann, bob = Player("human", name="Ann"), Player("human", name="Bob")
+    app = app_for((ann, bob), blocks="25", save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        rng = random.Random(5)
+        while not screen.session.game.is_over:
+            screen._play(rng.choice(screen.session.game.legal_moves()))
+        await pilot.pause()
+        first = screen.session.results()
+        await pilot.click("#return")
+        await pilot.pause()
+        screen._play(screen.session.game.legal_moves()[0])
+        path = app.save_session(screen.session, "match.arena.json")
+        loaded = app.load_session(path)
+        assert loaded.game_number == 2 and loaded.match.results == first
+        assert loaded.participants == (ann, bob)
+        assert loaded.player(0) == bob
+        assert loaded.game.history == screen.session.game.history
+
+
 async def test_a_failed_load_leaves_the_game(tmp_path: Path) -> None:
     (tmp_path / "bad.arena.json").write_text("{not json")
     app = app_for(save_dir=tmp_path)

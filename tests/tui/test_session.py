@@ -8,6 +8,7 @@ import pytest
 
 from rules import MoveError
 from rules.pahtum import PahTum, match_margins
+from saves.format import PlayerSpec
 from tui.session import MatchState, Player, Session
 
 HUMAN, AI = Player("human"), Player("ai", "easy")
@@ -33,6 +34,9 @@ def test_player_parse_and_labels() -> None:
     s = session((HUMAN, AI))
     assert s.label(0) == "You" and s.label(1) == "AI (easy)"
     assert session().label(0) == "Human"
+    spec = PlayerSpec.parse("ai")  # the saves' player type converts, an AI defaults to hard
+    assert Player.of(spec) == Player("ai", "hard")
+    assert Player.of(PlayerSpec("human", None, "Ann")).label() == "Ann"
 
 
 def test_hot_seat_undo_redo_one_move_each() -> None:

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from rules import MoveError
-from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen
+from tui.screens.dialogs import ConfirmDialog, LoadDialog, NameDialog, ResultScreen
 from tui.session import AIRequest, Session
 from tui.widgets.board import BoardWidget
 from tui.widgets.boards import board_class
@@ -299,6 +299,14 @@ class GameScreen(Screen):
         self.status(f"AI vs AI pace: {PACES[self.pace_index]:g} s between moves.")
 
     def action_new_game(self) -> None:
+        game = self.session.game
+        if game.history and not game.is_over:
+            self.app.push_screen(ConfirmDialog("Leave this game for a new one?"),
+                                 lambda yes: self._to_menu() if yes else None)
+        else:
+            self._to_menu()
+
+    def _to_menu(self) -> None:
         self._cancel_search()
         from tui.screens.menu import MenuScreen
 
@@ -426,5 +434,5 @@ class GameScreen(Screen):
             who = ", ".join(f"{names[m]}: {self.session.label(m)}" for m in (0, 1))
             self._changed(f"Return game, sides swapped ({who}).")
         elif choice == "new":
-            self.action_new_game()
+            self._to_menu()
 

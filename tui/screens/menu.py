@@ -14,7 +14,7 @@ from tui.widgets.boards import has_board
 
 DESCRIPTIONS = {
     "pahtum": "7x7 with blocked cells; runs of 3+ in a line score. A two-game match.",
-    "pousse": "Push markers in from the edges; more straight lines than the other wins.",
+    "pousse": "Push markers in from the edges; whoever makes more straight lines wins.",
 }
 
 
