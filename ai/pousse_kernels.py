@@ -180,7 +180,10 @@ def perft(board, n, side, lc, st, zob, h, cnt, path_h, path_c, t, depth):
     """Leaf counts for depths 1..depth from the configuration at path index t."""
     counts = np.zeros(depth, dtype=np.int64)
     if depth > 0:
-        perft_walk(board, n, side, lc, st, zob, h, cnt, path_h, path_c, t, 0, depth, counts)
+        # ply as a plain int64 (t - t), not the literal 0: a second, literal-typed
+        # specialisation of a recursive kernel segfaults when loaded from the cache
+        # (numba issues 6061/6713).
+        perft_walk(board, n, side, lc, st, zob, h, cnt, path_h, path_c, t, t - t, depth, counts)
     return counts
 
 
@@ -337,6 +340,7 @@ def search_root(board, n, side, lc, st, zob, h, cnt, path_h, path_c, t, depth, o
     beta = INF
     best = -INF
     best_m = order[0]
+    one = depth - depth + 1  # int64, not a literal: see perft (one recursive specialisation)
     win = MATE - 1
     for i in range(order.size):
         m = order[i]
@@ -350,17 +354,17 @@ def search_root(board, n, side, lc, st, zob, h, cnt, path_h, path_c, t, depth, o
             path_c[t + 1] = cnt2
             if full_window or i == 0:
                 score = -negamax(board, n, 1 - side, lc, st, zob, h2, cnt2, path_h, path_c,
-                                 t + 1, 1, depth - 1, -beta, -alpha,
+                                 t + 1, one, depth - 1, -beta, -alpha,
                                  tt_key, tt_move, tt_score, tt_depth, tt_flag, killers, hist,
                                  moves, keys, stats, stop)
             else:
                 score = -negamax(board, n, 1 - side, lc, st, zob, h2, cnt2, path_h, path_c,
-                                 t + 1, 1, depth - 1, -alpha - 1, -alpha, tt_key, tt_move,
+                                 t + 1, one, depth - 1, -alpha - 1, -alpha, tt_key, tt_move,
                                  tt_score, tt_depth, tt_flag, killers, hist, moves, keys,
                                  stats, stop)
                 if score > alpha:
                     score = -negamax(board, n, 1 - side, lc, st, zob, h2, cnt2, path_h,
-                                     path_c, t + 1, 1, depth - 1, -beta, -alpha, tt_key,
+                                     path_c, t + 1, one, depth - 1, -beta, -alpha, tt_key,
                                      tt_move, tt_score, tt_depth, tt_flag, killers, hist,
                                      moves, keys, stats, stop)
         unmake(board, n, m, k, removed, lc, st, zob, h2)
