@@ -83,7 +83,11 @@ class ArenaApp(App):
 
     def start_session(self, session: Session, status: str | None = None) -> None:
         from tui.screens.game import GameScreen
+        from tui.widgets.boards import has_board
 
+        if not has_board(session.game.name):
+            self.notify(f"{session.game.title} has no board in the app yet.", severity="error")
+            return
         screen = GameScreen(session)
         if status:
             screen._status = status

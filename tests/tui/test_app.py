@@ -7,6 +7,8 @@ import threading
 import time
 from pathlib import Path
 
+from rich.style import Style
+
 from tui.app import ArenaApp
 from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen
 from tui.screens.game import GameScreen
@@ -274,3 +276,29 @@ async def test_the_return_game_swaps_sides() -> None:
         assert "Match result" in text
         assert f"Ann (first X): {margins[0]:+d}" in text
         assert f"Bob (first O): {margins[1]:+d}" in text
+
+
+async def test_the_board_reads_without_colour() -> None:
+    app = app_for(blocks="7", seed=11)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        game = screen.session.game
+        for cell in (24, 17, 25, 18, 23):  # X D4, O C4, X D5, O C5, X D3: a run D3-D5
+            screen._play(cell)
+        await pilot.pause()
+        text = screen.board.render()
+        rows = text.plain.split("\n")
+        assert rows[0].split() == list("1234567")
+        assert text.plain.count("#") == game.start.count("+")
+        assert rows[1 + 3 * 2].split() == ["D", ".", ".", "(X)", "[X]", "X", ".", "."]
+        assert rows[1 + 2 * 2].split()[4:6] == ["O", "O"]
+        # the scoring run is underlined cell by cell; O's two in a row is not
+        underlined = {i for span in text.spans
+                      if isinstance(span.style, Style) and span.style.underline
+                      for i in range(span.start, span.end)}
+
+        def mark_at(row: int, col: int) -> int:
+            return sum(len(r) + 1 for r in rows[:1 + row * 2]) + 4 + col * 5 + 2
+
+        assert {mark_at(3, c) for c in (2, 3, 4)} <= underlined
+        assert not {mark_at(2, c) for c in (3, 4)} & underlined

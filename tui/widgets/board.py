@@ -1,10 +1,22 @@
 """The board widget base every game's board implements.
 
 A board shows one `Game` and reports the user's choice upward with a
-`MovePicked` message; the screen owns the game and never reaches inside the
-board. A new game's board subclasses `BoardWidget`, implements `render`,
-`cell_at` style picking via `move_at`, and cursor moves, then registers itself
-in `tui/widgets/boards.py`.
+`MovePicked` message; the screen owns the game and the session, and never
+reaches inside the board. To plug in a new game's board:
+
+- subclass `BoardWidget`; draw `self.game` in `render()` (also `self.hint`,
+  the move to highlight or None, and `self.locked`: True while it is not a
+  human's turn, so hide the cursor then);
+- turn clicks and keys into a move and call `self.pick(move)` (it posts
+  `MovePicked` unless the board is locked or the game over; the screen checks
+  legality and shows errors in the status line);
+- optionally override `on_new_game()` (reset the cursor), `describe_result()`
+  (the end screen's lines) and `get_content_width/height` (auto size; the
+  board box grows to fit, the side panel takes the rest of 80 columns);
+- add one entry to `BOARDS` in `tui/widgets/boards.py`.
+
+The screen calls `set_game` for a new/loaded/return game, `refresh_game`
+after each move/undo/redo, and `show_hint` with the AI's suggestion.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from tui.widgets.board import BoardWidget
 # game name -> (module, class), imported on first use
 BOARDS: dict[str, tuple[str, str]] = {
     "pahtum": ("tui.widgets.pahtum_board", "PahTumBoard"),
+    "pousse": ("tui.widgets.pousse_board", "PousseBoard"),
 }
 
 
