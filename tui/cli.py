@@ -57,9 +57,14 @@ def _user_errors() -> Iterator[None]:
 class ArenaGroup(TyperGroup):
     """Reports Click/Typer usage errors as one line too (no box, no traceback)."""
 
-    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,  # type: ignore[override]
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.ClickException as err:
@@ -168,22 +173,31 @@ PLAYER_HELP = "human, ai or ai:LEVEL"
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="the game, e.g. pahtum or pousse")],
-    x: Annotated[str, typer.Option("--x", help=f"who plays X: {PLAYER_HELP}")] = "human",
-    o: Annotated[str, typer.Option("--o", help=f"who plays O: {PLAYER_HELP}")] = "ai",
-    level: Annotated[str, typer.Option(help="AI level: easy, medium, hard or max")] = "hard",
-    seed: Annotated[int | None, typer.Option(help="seed for random boards")] = None,
-    size: Annotated[int | None, typer.Option(help="board size (Pousse: 4-20)")] = None,
+    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum or pousse")],
+    x: Annotated[
+        str, typer.Option("--x", metavar="SPEC", help=f"who plays X: {PLAYER_HELP}")
+    ] = "human",
+    o: Annotated[
+        str, typer.Option("--o", metavar="SPEC", help=f"who plays O: {PLAYER_HELP}")
+    ] = "ai",
+    level: Annotated[
+        str, typer.Option(metavar="LEVEL", help="AI level: easy, medium, hard or max")
+    ] = "hard",
+    seed: Annotated[int | None, typer.Option(metavar="N", help="seed for random boards")] = None,
+    size: Annotated[int | None, typer.Option(metavar="N", help="board size (Pousse: 4-20)")] = None,
     blocks: Annotated[
-        str | None, typer.Option(help="blocked cells: an odd number 1-25 or random (Pah-Tum)")
+        str | None,
+        typer.Option(metavar="K", help="blocked cells: an odd number 1-25 or random (Pah-Tum)"),
     ] = None,
     board: Annotated[
-        str | None, typer.Option(help="random or sample: the seed's board (Pah-Tum)")
+        str | None,
+        typer.Option(metavar="BOARD", help="random or sample: the seed's board (Pah-Tum)"),
     ] = None,
     load: Annotated[
-        Path | None, typer.Option(help="a save or native position file to start from")
+        Path | None,
+        typer.Option(metavar="FILE", help="a save or native position file to start from"),
     ] = None,
-    save_dir: Annotated[Path | None, typer.Option(help="where saves go")] = None,
+    save_dir: Annotated[Path | None, typer.Option(metavar="DIR", help="where saves go")] = None,
 ) -> None:
     """Play a game in the terminal (everything is checked before the board opens)."""
     with _user_errors():
@@ -211,8 +225,14 @@ def play(
             folder = make_save_dir(save_dir)
     from tui.app import run
 
-    run(game=cls.name, options=options, seed=seed, players=(players[0], players[1]),
-        load=load, save_dir=folder)
+    run(
+        game=cls.name,
+        options=options,
+        seed=seed,
+        players=(players[0], players[1]),
+        load=load,
+        save_dir=folder,
+    )
 
 
 # ----- move: the contest program ----------------------------------------------------------
@@ -230,12 +250,16 @@ def _read_stdin() -> str:
 
 @app.command()
 def move(
-    game: Annotated[str, typer.Argument(help="the game, e.g. pahtum")],
-    level: Annotated[str, typer.Option(help="easy, medium, hard or max")] = "max",
+    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum")],
+    level: Annotated[str, typer.Option(metavar="LEVEL", help="easy, medium, hard or max")] = "max",
     time_limit: Annotated[
         float | None,
-        typer.Option("--time", help="wall-clock seconds for the whole move, start-up included "
-                     "[default: 80% of the contest limit]"),
+        typer.Option(
+            "--time",
+            metavar="SECONDS",
+            help="wall-clock seconds for the whole move, start-up included "
+            "[default: 80% of the contest limit]",
+        ),
     ] = None,
 ) -> None:
     """The contest program: read a position on stdin, print the reply on stdout."""
@@ -269,16 +293,21 @@ def _rate(count: int, seconds: float) -> str:
 
 @app.command()
 def perft(
-    game: Annotated[str, typer.Argument(help="the game, e.g. pahtum")],
-    depth: Annotated[int, typer.Argument(help="count move sequences up to this many moves")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum")],
+    depth: Annotated[
+        int, typer.Argument(metavar="DEPTH", help="count move sequences up to this many moves")
+    ],
     position: Annotated[
-        Path | None, typer.Option(help="a native position or save file [default: a new game]")
+        Path | None,
+        typer.Option(metavar="FILE", help="a native position or save file [default: a new game]"),
     ] = None,
     reference: Annotated[
         bool, typer.Option("--reference", help="count through the rules (slow oracle)")
     ] = False,
-    size: Annotated[int | None, typer.Option(help="board size for a new game (Pousse)")] = None,
-    seed: Annotated[int, typer.Option(help="seed of the new game's random board")] = 0,
+    size: Annotated[
+        int | None, typer.Option(metavar="N", help="board size for a new game (Pousse)")
+    ] = None,
+    seed: Annotated[int, typer.Option(metavar="N", help="seed of the new game's random board")] = 0,
 ) -> None:
     """Count the leaf positions at each depth: the move-generator test."""
     with _user_errors():
@@ -320,15 +349,17 @@ def perft(
             total_leaves += leaves
             total_time += spent
             typer.echo(f"{d:>5} {leaves:>16,} {spent:>9.3f} {_rate(leaves, spent):>14}")
-        typer.echo(f"total {total_leaves:>16,} {total_time:>9.3f} "
-                   f"{_rate(total_leaves, total_time):>14}")
+        typer.echo(
+            f"total {total_leaves:>16,} {total_time:>9.3f} {_rate(total_leaves, total_time):>14}"
+        )
 
 
 @app.command()
 def bench(
-    game: Annotated[str, typer.Argument(help="the game, e.g. pahtum")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum")],
     depth: Annotated[
-        int | None, typer.Option(help="search depth [default: the engine's bench depth]")
+        int | None,
+        typer.Option(metavar="N", help="search depth [default: the engine's bench depth]"),
     ] = None,
 ) -> None:
     """Search the engine's fixed bench positions at a fixed depth; print nodes and speed."""
