@@ -44,6 +44,7 @@ class GameScreen(Screen):
         Binding("l", "load", "Load"),
         Binding("e", "export", "Export"),
         Binding("n", "new_game", "New"),
+        Binding("g", "result", "Result"),
         Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
         Binding("minus", "pace(1)", "Slower", show=False),
     ]
@@ -82,7 +83,7 @@ class GameScreen(Screen):
                 yield EnginePanel(id="engine")
                 yield MovesPanel(id="moves")
         yield Static(id="status")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#players").border_title = "players"
@@ -119,6 +120,13 @@ class GameScreen(Screen):
         self.board.locked = s.ai_to_move or game.is_over
         self.board.refresh_game()
         self.query_one("#status", Static).update(self._status)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # the end screen can be called back once closed; the key shows only then
+        if action == "result":
+            return self.session.game.is_over
+        return True
 
     def status(self, text: str) -> None:
         self._status = text
@@ -388,6 +396,10 @@ class GameScreen(Screen):
         self.status(f"Exported the position to {path}.")
 
     # ----- the end of a game -------------------------------------------------------------------
+    def action_result(self) -> None:
+        if self.session.game.is_over:
+            self._game_over()
+
     def _game_over(self) -> None:
         s = self.session
         game = s.game
@@ -407,7 +419,7 @@ class GameScreen(Screen):
         elif s.match.length > 1:
             lines += ["", *self._match_lines()]
         self._engine_line()
-        self.status(f"Game over: {outcome.reason}.")
+        self.status(f"Game over: {outcome.reason}. g shows the result again.")
         title = "Match over" if s.match_over and s.match.length > 1 else "Game over"
         self.app.push_screen(ResultScreen(title, lines, s.has_return_game), self._after_result)
 

@@ -12,7 +12,7 @@ MARK_COLOURS = ("#ff6b6b", "#5fb4ff")
 
 def clock_text(seconds: float) -> str:
     seconds = int(seconds)
-    return f"{seconds // 60:d}:{seconds % 60:02d}"
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
 class PlayersPanel(Static):
