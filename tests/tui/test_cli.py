@@ -100,7 +100,7 @@ def test_move_refuses_bad_game_level_and_time() -> None:
 def test_usage_errors_are_one_line() -> None:
     assert_user_error(run(["move"]), "Missing argument")
     assert_user_error(run(["teleport"]), "No such command")
-    assert_user_error(run(["perft", "pahtum", "deep"]), "depth")
+    assert_user_error(run(["perft", "pahtum", "deep"]), "DEPTH")
     assert_user_error(run(["play", "pahtum", "--colour", "red"]), "--colour")
 
 
