@@ -185,6 +185,8 @@ class ArenaApp(App):
         for binding in getattr(screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description:
                 action = binding.action
+                if not screen.check_action(action.partition("(")[0], ()):
+                    continue  # e.g. "Result" before the game is over
                 yield SystemCommand(binding.description, f"{binding.description} ({binding.key})",
                                     lambda a=action, s=screen: self.call_later(s.run_action, a))
 

@@ -302,3 +302,21 @@ async def test_the_board_reads_without_colour() -> None:
 
         assert {mark_at(3, c) for c in (2, 3, 4)} <= underlined
         assert not {mark_at(2, c) for c in (3, 4)} & underlined
+
+
+async def test_the_command_palette_runs_game_actions() -> None:
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
+        assert len(screen.session.game.history) == 1
+        titles = [c.title for c in app.get_system_commands(screen)]
+        assert {"Undo", "Redo", "Hint", "Save", "Load", "Export", "New"} <= set(titles)
+        assert "Result" not in titles  # only once the game is over
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"undo")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert screen.session.game.history == []

@@ -45,8 +45,8 @@ class GameScreen(Screen):
         Binding("e", "export", "Export"),
         Binding("n", "new_game", "New"),
         Binding("g", "result", "Result"),
-        Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
-        Binding("minus", "pace(1)", "Slower", show=False),
+        Binding("plus,equals_sign", "pace(-1)", "Faster AI pace", show=False),
+        Binding("minus", "pace(1)", "Slower AI pace", show=False),
     ]
 
     class AIInfo(Message):
