@@ -8,6 +8,7 @@ line on stderr, `arena: error: ...`, with exit code 2 and nothing on stdout.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -239,6 +240,8 @@ def play(
 
 
 def _read_stdin() -> str:
+    if sys.stdin is None:  # started with stdin closed
+        raise RulesError("no input: give the position on stdin")
     data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
     if isinstance(data, bytes):
         try:
@@ -267,8 +270,8 @@ def move(
         cls = _game_class(game)
         chosen_level = _level(level)
         total = cls.move_seconds * TIME_SHARE if time_limit is None else time_limit
-        if not total > 0:
-            raise RulesError(f"--time must be more than 0 seconds, not {time_limit}")
+        if not 0 < total < math.inf:
+            raise RulesError(f"--time must be a number of seconds above 0, not {time_limit}")
         try:
             position = cls.from_native(_read_stdin())
         except RulesError as err:
@@ -279,8 +282,11 @@ def move(
         seconds = max(MIN_SEARCH, total - _process_age() - EXIT_MARGIN)
         result = engine.choose(position, chosen_level, seconds)
         reply = position.contest_reply(result.move)
-    sys.stdout.write(reply)
-    sys.stdout.flush()
+    try:
+        sys.stdout.write(reply)
+        sys.stdout.flush()
+    except OSError as err:  # e.g. the reader of a pipeline went away
+        _fail(f"cannot write the reply: {err}")
     _exit_now[0] = True
 
 

@@ -95,6 +95,8 @@ def test_move_refuses_bad_game_level_and_time() -> None:
     assert_user_error(run(["move", "pahtum", "--level", "genius"], SAMPLE_BOARD), "genius")
     assert_user_error(run(["move", "pahtum", "--time", "0"], SAMPLE_BOARD), "--time")
     assert_user_error(run(["move", "pahtum", "--time", "soon"], SAMPLE_BOARD), "--time")
+    assert_user_error(run(["move", "pahtum", "--time", "inf"], SAMPLE_BOARD), "--time")
+    assert_user_error(run(["move", "pahtum", "--time", "nan"], SAMPLE_BOARD), "--time")
 
 
 def test_usage_errors_are_one_line() -> None:
