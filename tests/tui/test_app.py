@@ -269,7 +269,8 @@ async def test_the_return_game_swaps_sides() -> None:
             assert app.screen is screen and s.game_number == 2
             assert s.player(0) == bob and s.player(1) == ann
             assert s.game.history == [] and s.game.start_native() == start
-            assert "game 2 of 2" in str(screen.query_one("#title").render())
+            assert "game 2 of 2" in screen.title_line[0]
+            assert screen.title_line[1] == "X to move (Bob)"
             assert "X Bob" in str(screen.query_one("#players").render())
         text = "\n".join(app.screen.lines)
         margins = screen.session.margins()

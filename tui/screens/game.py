@@ -11,6 +11,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.table import Table
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -70,6 +71,7 @@ class GameScreen(Screen):
         self._stop: StopFlag | None = None
         self._thinking: AIRequest | None = None
         self._status = "New game." if not session.game.history else "Game loaded."
+        self.title_line = ("", "")
 
     # ----- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -113,8 +115,12 @@ class GameScreen(Screen):
             right = "game over"
         else:
             right = f"{type(game).player_names[game.to_move]} to move ({s.label(game.to_move)})"
-        width = max(self.size.width, 80) - 2
-        self.query_one("#title", Static).update(f" {title}{right:>{width - len(title)}}")
+        self.title_line = (title, right)
+        grid = Table.grid(expand=True, padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row(title, right)
+        self.query_one("#title", Static).update(grid)
         self.query_one(PlayersPanel).show(s)
         self.query_one(MovesPanel).show(s)
         self.board.locked = s.ai_to_move or game.is_over

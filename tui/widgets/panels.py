@@ -59,7 +59,14 @@ def _count(n: float) -> str:
 class MovesPanel(Static):
     """The moves so far, numbered in pairs, newest at the bottom."""
 
+    _session: Session | None = None
+
+    def on_resize(self) -> None:
+        if self._session is not None:
+            self.show(self._session)  # the rows depend on the panel's size
+
     def show(self, session: Session) -> None:
+        self._session = session
         game = session.game
         names = type(game).player_names
         texts = game.history_text()
@@ -72,5 +79,5 @@ class MovesPanel(Static):
             lines.append(pair)
         per_row = max(1, (self.content_size.width + 1) // 14)  # a pair is 13 wide
         rows = [" ".join(lines[i:i + per_row]) for i in range(0, len(lines), per_row)]
-        height = max(1, self.size.height or 1)
+        height = max(1, self.content_size.height)
         self.update("\n".join(rows[-height:]) if rows else f"no moves yet; {names[0]} starts")
