@@ -12,11 +12,12 @@ from ai.perft import reference_perft
 from ai.pousse_engine import KernelPosition, PousseEngine, move_index
 from rules.pousse import SIDES, Pousse
 
-MARK = {".": 0, "X": 1, "O": 2}
+CODES = str.maketrans({".": "\x00", "X": "\x01", "O": "\x02"})
 
 
-def kernel_board(game: Pousse) -> np.ndarray:
-    return np.array([MARK[v] for v in game.board], dtype=np.int8)
+def kernel_bytes(game: Pousse) -> bytes:
+    """The rules board as the kernel's int8 board bytes (0 empty, 1 X, 2 O)."""
+    return "".join(game.board).translate(CODES).encode()
 
 
 def random_games(rng: random.Random, size: int, count: int, max_moves: int) -> list[Pousse]:
@@ -37,32 +38,31 @@ def random_games(rng: random.Random, size: int, count: int, max_moves: int) -> l
 def check_position(game: Pousse) -> int:
     """Compare every move from this position (kernel make/unmake vs rules play)."""
     pos = KernelPosition.load(game)
-    assert np.array_equal(pos.board, kernel_board(game))
+    assert pos.board.tobytes() == kernel_bytes(game)
     expected = game.outcome.winner if game.outcome else -1
     assert pos.winner == expected
     if game.is_over:
         return 1
     n = game.size
     assert [move_index(n, m) for m in game.legal_moves()] == list(range(4 * n))
-    lc0, st0, board0 = pos.lc.copy(), pos.st.copy(), pos.board.copy()
+    before = pos.board.tobytes() + pos.lc.tobytes() + pos.st.tobytes()
+    lc, st = np.zeros_like(pos.lc), np.zeros_like(pos.st)
     for move in game.legal_moves():
         m = move_index(n, move)
         h2, k, removed = pk.make(pos.board, n, m, pos.side + 1, pos.lc, pos.st, pk.ZOBRIST, pos.h)
         cnt2 = pos.cnt + (1 if removed == 0 else 0)
         winner = pk.result(pos.side, h2, cnt2, pos.st, pos.path_h, pos.path_c, pos.t + 1)
         game.play(move)
-        assert np.array_equal(pos.board, kernel_board(game)), game.move_text(move)
+        assert pos.board.tobytes() == kernel_bytes(game), game.move_text(move)
         assert winner == (game.outcome.winner if game.outcome else -1), game.move_text(move)
         assert tuple(pos.st[1:]) == game.scores()
         # the incremental hash and line counts equal a fresh computation
-        lc, st = np.zeros_like(pos.lc), np.zeros_like(pos.st)
         assert pk.init_state(pos.board.copy(), n, 1 - pos.side, lc, st, pk.ZOBRIST) == h2
-        assert np.array_equal(lc, pos.lc) and np.array_equal(st, pos.st)
+        assert lc.tobytes() + st.tobytes() == pos.lc.tobytes() + pos.st.tobytes()
         game.undo()
         h = pk.unmake(pos.board, n, m, k, removed, pos.lc, pos.st, pk.ZOBRIST, h2)
         assert h == pos.h
-        assert np.array_equal(pos.board, board0) and np.array_equal(pos.lc, lc0)
-        assert np.array_equal(pos.st, st0)
+        assert pos.board.tobytes() + pos.lc.tobytes() + pos.st.tobytes() == before
     return 1
 
 
