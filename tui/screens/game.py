@@ -63,8 +63,12 @@ class GameScreen(Screen):
 
     app: ArenaApp
 
+    # "-short" below 30 rows: a game whose board needs the room drops the frame and title
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+
     def __init__(self, session: Session) -> None:
         super().__init__()
+        self.add_class(f"game-{session.game.name}")
         self.session = session
         self.board: BoardWidget = board_class(session.game.name)(id="board")
         self.pace_index = PACES.index(1.0)
