@@ -126,7 +126,7 @@ async def test_hot_seat_game_lost_by_repetition_by_keys() -> None:
         assert preview is not None and preview.repeats and preview.pushed_off == (0, 4)
         assert "REPEATS a position: X LOSES" in board.info_text().plain
         lines = board.render().plain.splitlines()
-        assert "x" in lines[1 + board.geometry().mark_y]  # the falling marker is marked
+        assert "×" in lines[1 + board.geometry().mark_y]  # the falling marker is marked
         await pilot.press("space")
         await pilot.pause()
         result = app.screen

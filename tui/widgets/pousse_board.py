@@ -4,10 +4,10 @@ The frame is the move picker: the top row shows the column numbers, which are
 the T insertion points, the bottom row the B points, the left and right
 columns the row numbers (L and R points). A cursor runs around the frame; the
 line it would push is lit with arrows in the push direction, the marker that
-would fall off is marked `x`, and the line under the board says what the move
+would fall off is marked `×`, and the line under the board says what the move
 would do (repeat and lose, hand the opponent a straight, win). Cells grow with
 the space the screen gives. Without colour: `X`/`O`/`.` marks, arrows for the
-preview, `x` for the falling marker, `*` for the last move's entry cell.
+preview, `×` for the falling marker, `*` for the last move's entry cell.
 """
 
 from __future__ import annotations
@@ -168,11 +168,11 @@ class PousseBoard(BoardWidget):
 
     # ----- size --------------------------------------------------------------------
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        # The board box is as wide as its board: let the board take up to about half
+        # The board box is as wide as its board: let the board take up to about 60%
         # of a wide terminal so larger terminals get larger cells.
         # (A width:auto parent asks with a 0x0 container: then guess the height from
         # the terminal less the title, status, footer and a frame.)
-        budget = max(container.width, viewport.width * 11 // 20 - 4)
+        budget = max(container.width, viewport.width * 3 // 5 - 4)
         height = container.height or viewport.height - 5
         return fit(self._n(), budget, height).width
 
@@ -321,7 +321,7 @@ class PousseBoard(BoardWidget):
         r, c = rc
         mark = game.cell(r, c)
         if p is not None and rc == p.pushed_off:
-            bg, slot, slot_style = OFF_BG, "x", Style(color="#ffffff", bold=True)
+            bg, slot, slot_style = OFF_BG, "×", Style(color="#ffffff", bold=True)
         elif rc in path:
             assert p is not None
             bg, slot, slot_style = PATH_BG, ARROWS[p.move[0]], Style(color="#ffd75f", bold=True)
