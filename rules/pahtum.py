@@ -16,7 +16,7 @@ from rules.base import Game, MoveError, OptionSpec, Outcome, PositionError
 SIZE = 7
 CELLS = SIZE * SIZE
 ROWS = "ABCDEFG"
-EMPTY, BLOCK, X, O = "-", "+", "X", "O"
+EMPTY, BLOCK, X, O = "-", "+", "X", "O"  # noqa: E741
 MARKS = (X, O)
 
 # score(n) = 2*score(n-1) + n from score(3) = 3; runs of 1 or 2 score nothing.
@@ -35,7 +35,8 @@ def cell_name(cell: int) -> str:
 def parse_cell(text: str) -> int:
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in ROWS or t[1] not in "1234567":
-        raise MoveError(f"{text.strip()!r} is not a square: use a row A-G and a column 1-7, e.g. D4")
+        raise MoveError(
+            f"{text.strip()!r} is not a square: use a row A-G and a column 1-7, e.g. D4")
     return ROWS.index(t[0]) * SIZE + int(t[1]) - 1
 
 
@@ -141,7 +142,8 @@ class PahTum(Game):
             try:
                 blocks = int(blocks_opt)
             except ValueError:
-                raise PositionError(f"blocks must be 'random' or an odd number, not {blocks_opt!r}") from None
+                raise PositionError(
+                    f"blocks must be 'random' or an odd number, not {blocks_opt!r}") from None
         return cls(start=random_board(blocks, seed))
 
     @classmethod

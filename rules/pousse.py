@@ -221,8 +221,9 @@ class Pousse(Game):
         if x == o:
             return None
         winner = 0 if x > o else 1
-        return Outcome(winner, (x, o),
-                       f"{MARKS[winner]} wins with {max(x, o)} straights to {min(x, o)}")
+        most = max(x, o)
+        return Outcome(winner, (x, o), f"{MARKS[winner]} wins with {most} "
+                       f"straight{'s' if most > 1 else ''} to {min(x, o)}")
 
     def _apply(self, move: Hashable) -> None:
         mover = self.to_move

@@ -125,6 +125,19 @@ def list_saves(folder: Path | str) -> list[Path]:
     return [path for _, _, path in found]
 
 
+def describe_save(path: Path | str) -> str:
+    """One line for a save list: game, moves, players and when; or why it cannot be read."""
+    try:
+        doc = loads(_read_text(Path(path)))
+        title = get_game(doc.game).title
+    except (SaveError, RulesError) as err:
+        return f"unreadable: {err}"
+    players = " v ".join(p.text() for p in doc.players)
+    state = "finished" if doc.result else f"{len(doc.moves)} moves"
+    when = doc.saved_at.replace("T", " ").removesuffix("Z")[:16]
+    return f"{title} · {state} · {players} · {when} UTC"
+
+
 def default_name(
     game_name: str, folder: Path | str | None = None, now: datetime | None = None
 ) -> str:

@@ -83,7 +83,7 @@ def test_straight_wins() -> None:
     assert game.outcome is None
     game.play_text("L1")
     assert game.outcome is not None and game.outcome.winner == 0
-    assert game.outcome.reason == "X wins with 1 straights to 0"
+    assert game.outcome.reason == "X wins with 1 straight to 0"
     assert game.scores() == (1, 0)
     assert game.straight_lines() == [("row", 0, "X")]
     assert game.legal_moves() == []
@@ -100,7 +100,7 @@ def test_a_move_can_give_the_opponent_the_win() -> None:
     assert preview.outcome is not None and preview.outcome.winner == 1
     game.play_text("L1")
     assert game.outcome == preview.outcome
-    assert game.outcome.reason == "O wins with 1 straights to 0"
+    assert game.outcome.reason == "O wins with 1 straight to 0"
 
 
 def test_both_colours_counted_at_once() -> None:

@@ -178,3 +178,14 @@ def test_load_position_refusals_are_one_line(tmp_path: Path) -> None:
             load_position(*args)
         assert words in str(info.value) and "\n" not in str(info.value)
     assert load_position("pousse", pousse_save).history == pousse.history
+
+
+def test_describe_save_for_the_load_list(tmp_path: Path) -> None:
+    path = tmp_path / "one.arena.json"
+    write_save(path, doc_from_game(sample_game(["A1", "D4", "G7"]), PLAYERS, clocks=(1, 2)))
+    line = store.describe_save(path)
+    assert line.startswith("Pah-Tum · 3 moves · human v ai:max · 20")
+    assert line.endswith(" UTC")
+    bad = tmp_path / "bad.arena.json"
+    bad.write_text("{not json")
+    assert store.describe_save(bad).startswith("unreadable: ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -39,6 +40,18 @@ async def play_by_keys(pilot, board: PahTumBoard, cell: int) -> None:
     keys = ["down" if tr > r else "up"] * abs(tr - r)
     keys += ["right" if tc > c else "left"] * abs(tc - c)
     await pilot.press(*keys, "enter")
+
+
+async def finish_game_one(pilot, screen: GameScreen, seed: int) -> list[tuple[int, ...]]:
+    """Play game one out with random moves, start the return game; game one's points."""
+    rng = random.Random(seed)
+    while not screen.session.game.is_over:
+        screen._play(rng.choice(screen.session.game.legal_moves()))
+    await pilot.pause()
+    first = screen.session.results()
+    await pilot.click("#return")
+    await pilot.pause()
+    return first
 
 
 async def test_menu_lists_games_and_starts_a_hot_seat_game() -> None:
@@ -190,13 +203,7 @@ async def test_a_save_in_the_return_game_loads_with_sides_swapped(tmp_path: Path
     app = app_for((ann, bob), blocks="25", save_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        rng = random.Random(5)
-        while not screen.session.game.is_over:
-            screen._play(rng.choice(screen.session.game.legal_moves()))
-        await pilot.pause()
-        first = screen.session.results()
-        await pilot.click("#return")
-        await pilot.pause()
+        first = await finish_game_one(pilot, screen, seed=5)
         screen._play(screen.session.game.legal_moves()[0])
         path = app.save_session(screen.session, "match.arena.json")
         loaded = app.load_session(path)
@@ -218,6 +225,44 @@ async def test_a_failed_load_leaves_the_game(tmp_path: Path) -> None:
         await pilot.pause()
         assert screen._status.startswith("Load failed: ")
         assert len(screen.session.game.history) == 1
+
+
+async def test_the_menu_loads_a_save_and_refuses_a_damaged_one(tmp_path: Path) -> None:
+    app = app_for(save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        for _ in range(2):
+            await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
+        saved = list(screen.session.game.history)
+        app.save_session(screen.session, "good.arena.json")
+        (tmp_path / "bad.arena.json").write_text("{not json")
+        os.utime(tmp_path / "good.arena.json", (1, 1))  # the damaged one is listed first
+        app.switch_screen(MenuScreen())
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadDialog)
+        await pilot.press("enter")  # bad.arena.json, the newest
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        status = str(app.screen.query_one("#status").render())
+        assert status.startswith("Load failed: bad.arena.json")
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.session.game.history == saved
+
+
+async def test_the_players_panel_shows_the_match_in_the_return_game() -> None:
+    app = app_for((Player("human", name="Ann"), Player("human", name="Bob")), blocks="25")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await finish_game_one(pilot, screen, seed=3)
+        margins = screen.session.margins()
+        panel = str(screen.query_one("#players").render())
+        assert f"match: Ann {margins[0]:+d}  Bob {margins[1]:+d}" in panel
 
 
 async def test_quit_while_the_ai_thinks_exits_at_once() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,6 +17,8 @@ class ResultScreen(ModalScreen[str]):
     """The result and why; dismisses with "return", "new" or "close"."""
 
     BINDINGS = [Binding("escape", "dismiss('close')", "Close")]
+    # focus the first button once composed (a query in on_mount can race a quick dismiss)
+    AUTO_FOCUS = "Button"
 
     def __init__(self, title: str, lines: list[str], return_game: bool) -> None:
         super().__init__()
@@ -33,9 +36,6 @@ class ResultScreen(ModalScreen[str]):
                 yield Button("New game", id="new")
                 yield Button("View board", id="close")
 
-    def on_mount(self) -> None:
-        self.query(Button).first().focus()
-
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
 
@@ -44,6 +44,7 @@ class NameDialog(ModalScreen[str | None]):
     """Ask for a file name in `folder`; dismisses with the name or None."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    AUTO_FOCUS = "Input"
 
     def __init__(self, title: str, folder: Path, default: str, action: str = "Save") -> None:
         super().__init__()
@@ -61,9 +62,6 @@ class NameDialog(ModalScreen[str | None]):
                 yield Button(self.action, variant="primary", id="ok")
                 yield Button("Cancel", id="cancel")
 
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)
 
@@ -76,6 +74,7 @@ class LoadDialog(ModalScreen[Path | None]):
     """Choose one of `saves`; dismisses with its path or None."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    AUTO_FOCUS = "OptionList, Button"
 
     def __init__(self, folder: Path, saves: list[Path]) -> None:
         super().__init__()
@@ -87,16 +86,15 @@ class LoadDialog(ModalScreen[Path | None]):
             yield Label("Load a game", id="dialog-title")
             yield Static(f"from {self.folder}", classes="dim")
             if self.saves:
-                yield OptionList(*[Option(p.name, id=str(i)) for i, p in enumerate(self.saves)],
-                                 id="saves")
+                from saves.store import describe_save
+
+                yield OptionList(*[Option(Text.assemble((p.name, "bold"), "\n  ",
+                                                        (describe_save(p), "dim")), id=str(i))
+                                   for i, p in enumerate(self.saves)], id="saves")
             else:
                 yield Static("No saves yet.")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
-
-    def on_mount(self) -> None:
-        if self.saves:
-            self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.saves[int(event.option.id or 0)])
@@ -109,6 +107,7 @@ class ConfirmDialog(ModalScreen[bool]):
     """A yes/no question; dismisses with True for yes."""
 
     BINDINGS = [Binding("escape", "dismiss(False)", "No"), Binding("y", "dismiss(True)", "Yes")]
+    AUTO_FOCUS = "#no"  # a stray Enter must not throw a game away
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -120,9 +119,6 @@ class ConfirmDialog(ModalScreen[bool]):
             with Horizontal(classes="buttons"):
                 yield Button("Yes", variant="warning", id="yes")
                 yield Button("No", id="no")
-
-    def on_mount(self) -> None:
-        self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

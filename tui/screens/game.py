@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.table import Table
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -76,6 +77,7 @@ class GameScreen(Screen):
         self._thinking: AIRequest | None = None
         self._status = "New game." if not session.game.history else "Game loaded."
         self.title_line = ("", "")
+        self._note: Text | None = None  # the board's line about the move being chosen
 
     # ----- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -129,7 +131,7 @@ class GameScreen(Screen):
         self.query_one(MovesPanel).show(s)
         self.board.locked = s.ai_to_move or game.is_over
         self.board.refresh_game()
-        self.query_one("#status", Static).update(self._status)
+        self._show_status()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -140,7 +142,18 @@ class GameScreen(Screen):
 
     def status(self, text: str) -> None:
         self._status = text
-        self.query_one("#status", Static).update(text)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        line = Text(self._status)
+        if self._note is not None:
+            line.append("  │  ", style="dim")
+            line.append_text(self._note)
+        self.query_one("#status", Static).update(line)
+
+    def on_board_widget_note(self, message: BoardWidget.Note) -> None:
+        self._note = message.text
+        self._show_status()
 
     def _engine_line(self, text: str | None = None) -> None:
         panel = self.query_one(EnginePanel)
@@ -419,7 +432,7 @@ class GameScreen(Screen):
         if outcome.winner is None:
             head = "Draw"
         else:
-            head = f"{names[outcome.winner]} ({s.label(outcome.winner)}) wins"
+            head = f"{s.label(outcome.winner)} wins as {names[outcome.winner]}"
         lines = [f"Game {s.game_number} of {s.match.length}: {head}"
                  if s.match.length > 1 else head]
         lines += type(self.board).describe_result(game)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,7 +23,8 @@ DESCRIPTIONS = {
 class MenuScreen(Screen):
     """Choose a game."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit", show=False)]
+    BINDINGS = [Binding("l", "load", "Load a saved game"),
+                Binding("q", "app.quit", "Quit", show=False)]
 
     def compose(self) -> ComposeResult:
         yield Static("Arena · terminal board games", id="title")
@@ -34,7 +37,7 @@ class MenuScreen(Screen):
                 text.append("  (no board yet)", style="italic")
             options.append(Option(text, id=name, disabled=not has_board(name)))
         yield OptionList(*options, id="games")
-        yield Static("Choose a game and press Enter.", id="status")
+        yield Static("Choose a game and press Enter, or l to load a saved game.", id="status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -45,3 +48,28 @@ class MenuScreen(Screen):
 
         if event.option.id:
             self.app.switch_screen(SetupScreen(event.option.id))
+
+    def action_load(self) -> None:
+        from saves.store import list_saves
+        from tui.screens.dialogs import LoadDialog
+
+        try:
+            folder = self.app.saves_folder()
+            saves = list_saves(folder)
+        except Exception as err:  # noqa: BLE001 - one line in the status line
+            self._status(f"Cannot list saves: {err}")
+            return
+        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
+
+    def _load_from(self, path: Path | None) -> None:
+        if path is None:
+            return
+        try:
+            session = self.app.load_session(path)
+        except Exception as err:  # noqa: BLE001 - a bad file leaves the menu as it was
+            self._status(f"Load failed: {err}")
+            return
+        self.app.start_session(session, f"Loaded {path.name}.")
+
+    def _status(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)

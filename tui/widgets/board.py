@@ -10,6 +10,8 @@ reaches inside the board. To plug in a new game's board:
 - turn clicks and keys into a move and call `self.pick(move)` (it posts
   `MovePicked` unless the board is locked or the game over; the screen checks
   legality and shows errors in the status line);
+- optionally post `Note` with a line about the move under the cursor when the
+  board has no room to show it (the screen puts it on the status line);
 - optionally override `on_new_game()` (reset the cursor), `describe_result()`
   (the end screen's lines) and `get_content_width/height` (auto size; the
   board box grows to fit, the side panel takes the rest of 80 columns);
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from rich.text import Text
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -39,6 +42,16 @@ class BoardWidget(Widget, can_focus=True):
         def __init__(self, move: Hashable) -> None:
             super().__init__()
             self.move = move
+
+    class Note(Message):
+        """A line about the move being chosen, for the screen's status line (None: clear).
+
+        Boards send it when they have no room to show that line themselves.
+        """
+
+        def __init__(self, text: Text | None) -> None:
+            super().__init__()
+            self.text = text
 
     hint: reactive[Hashable | None] = reactive(None)
     locked: reactive[bool] = reactive(False)  # True while it is not a human's turn

@@ -16,7 +16,7 @@ def clock_text(seconds: float) -> str:
 
 
 class PlayersPanel(Static):
-    """One line per side: turn arrow, mark, who, score, clock."""
+    """One line per side: turn arrow, mark, who, score, clock; then the match so far."""
 
     def show(self, session: Session) -> None:
         game = session.game
@@ -31,6 +31,11 @@ class PlayersPanel(Static):
             text.append(f" {scores[mark]:>3} pts  {clock_text(session.clock(mark)):>5}")
             if mark == 0:
                 text.append("\n")
+        if session.match.results:  # the return game: how the match stands so far
+            margins = session.margins()
+            standing = "  ".join(f"{session.label(session.mark_of(p))[:10]} {margins[p]:+d}"
+                                 for p in (0, 1))
+            text.append(f"\nmatch: {standing}", style="dim")
         self.update(text)
 
 

@@ -156,6 +156,7 @@ class PousseBoard(BoardWidget):
     ]
 
     cursor: reactive[PMove] = reactive(("T", 1))
+    _sent_note: Text | None = None  # the last `Note` posted, so it is sent only on change
     hover: reactive[PMove | None] = reactive(None)  # the insertion point under the mouse
 
     def on_new_game(self) -> None:
@@ -233,6 +234,7 @@ class PousseBoard(BoardWidget):
         if not isinstance(game, Pousse):
             return Text()
         g = self.geometry()
+        self._send_note(g)
         n = game.size
         p = self.preview()
         path: set[tuple[int, int]] = set()
@@ -344,6 +346,15 @@ class PousseBoard(BoardWidget):
         text.append(mark, style=mark_style)
         text.append(" " * (g.cw - g.mark_x - 1), style=base)
 
+    def _send_note(self, g: Geometry) -> None:
+        """With no room for the info line, the screen shows it (sent only when it changes)."""
+        info = None if g.info else self.info_text()
+        if info is not None and not info.plain:
+            info = None
+        if info != self._sent_note:
+            self._sent_note = info
+            self.post_message(self.Note(info))
+
     def watch_hint(self, hint: Hashable | None) -> None:
         if hint is not None and isinstance(self.game, Pousse) and self.game.is_legal(hint):
             self.cursor = hint  # type: ignore[assignment]
@@ -363,6 +374,7 @@ class PousseBoard(BoardWidget):
 
     def on_blur(self) -> None:
         self.refresh()
+
 
     # ----- input ---------------------------------------------------------------------
     def move_at(self, x: int, y: int) -> PMove | None:
