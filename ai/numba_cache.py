@@ -48,3 +48,9 @@ def configure() -> Path:
     path.mkdir(parents=True, exist_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = str(path)
     return path
+
+
+def is_compiled(game_name: str) -> bool:
+    """Whether a game's kernels are already in the cache (else the next use compiles them)."""
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir())
+    return folder.is_dir() and any(folder.rglob(f"{game_name}_kernels.*.nbi"))

@@ -162,6 +162,12 @@ _IMPORTED = time.perf_counter()
 
 
 def _engine(name: str) -> Engine:
+    """The game's engine; says on stderr when its kernels must first be compiled."""
+    from ai.numba_cache import is_compiled
+
+    if not is_compiled(name):
+        typer.echo(f"arena: compiling the {name} AI kernels: a one-time cost of about "
+                   "10-30 s, cached for later runs", err=True)
     from ai.engine import get_engine
 
     return get_engine(name)

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from ai import pahtum_kernels as K
+from ai.numba_cache import is_compiled
 from ai.pahtum_engine import PahTumEngine, board_bits
 from ai.pahtum_kernels import EXPECT_P
 from ai.perft import reference_perft
@@ -98,6 +99,7 @@ def test_kernels_load_from_the_numba_cache() -> None:
         assert proc.returncode == 0, proc.stderr[-2000:]
         outputs.append(proc.stdout)
     assert outputs[0].strip() and outputs[1].strip()
+    assert is_compiled("pahtum") and not is_compiled("nosuchgame")
 
 
 def expected_line_points(line: str, mark: str, p: float) -> float:

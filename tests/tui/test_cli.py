@@ -63,6 +63,16 @@ def test_move_plays_one_mark_for_the_side_to_move() -> None:
     assert second.stderr == ""
 
 
+def test_a_first_run_says_on_stderr_that_it_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ai.numba_cache
+
+    monkeypatch.setattr(ai.numba_cache, "is_compiled", lambda name: False)
+    result = run(["move", "pahtum", "--time", "0.3"], SAMPLE_BOARD)
+    assert result.exit_code == 0, result.stderr
+    one_more_mark(SAMPLE_BOARD, result.stdout, "X")  # stdout stays the bare position
+    assert result.stderr.startswith("arena: compiling the pahtum AI kernels")
+
+
 def test_move_takes_the_only_empty_cell() -> None:
     board = get_game("pahtum").from_native(SAMPLE_BOARD)
     empties = board.legal_moves()
