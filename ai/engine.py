@@ -127,6 +127,10 @@ class Engine(ABC):
 
     bench_budget: Budget = Budget(seconds=3600.0, max_depth=6)
 
+    def bench_endgames(self) -> tuple[list[Game], float]:
+        """Positions the engine must solve exactly within the given seconds (none by default)."""
+        return [], 0.0
+
     def budget(self, level: str, seconds: float | None = None) -> Budget:
         if level not in self.levels:
             raise RulesError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")

@@ -191,6 +191,17 @@ class PahTumEngine(Engine):
         xb, ob, bl = board_bits(game)
         return [int(n) for n in K.perft(xb, ob, bl, depth)]
 
+    def bench_endgames(self) -> tuple[list[Game], float]:
+        """20 random positions with 14 empties: each must be solved exactly within 1 s."""
+        games: list[Game] = []
+        for seed in range(20):
+            rng = random.Random(seed)
+            game = PahTum.new({"blocks": str(rng.randrange(1, 26, 2))}, seed=seed)
+            while game.empty_count() > 14:
+                game.play(rng.choice(game.legal_moves()))
+            games.append(game)
+        return games, 1.0
+
     def bench_positions(self) -> list[Game]:
         games: list[Game] = []
         for seed, blocks, plies in ((1, 5, 0), (2, 9, 8), (3, 13, 12), (4, 7, 16)):

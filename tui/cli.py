@@ -379,6 +379,8 @@ def bench(
         cls = _game_class(game)
         if depth is not None and depth < 1:
             raise RulesError(f"depth must be 1 or more, not {depth}")
+        from ai.engine import Budget
+
         engine = _engine(cls.name)
         budget = engine.bench_budget
         if depth is not None:
@@ -402,6 +404,15 @@ def bench(
         typer.echo(f"Total time (s) : {total_time:.3f}")
         typer.echo(f"Nodes searched : {total_nodes}")
         typer.echo(f"Nodes/second   : {round(total_nodes / total_time) if total_time else 0}")
+        endgames, limit = engine.bench_endgames()
+        if endgames:
+            solved, slowest = 0, 0.0
+            for start in endgames:
+                result = engine.search(start, Budget(seconds=limit))
+                slowest = max(slowest, result.seconds)
+                solved += result.exact
+            typer.echo(f"Exact endgames : {solved} of {len(endgames)} solved, slowest "
+                       f"{slowest:.3f} s (limit {limit:g} s)")
 
 
 # Set once a contest reply is out: the console script then skips interpreter

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import types
@@ -181,6 +182,9 @@ def test_bench_runs_every_position() -> None:
     nodes = int(next(line for line in lines if line.startswith("Nodes searched")).split(":")[1])
     assert nodes > 0
     assert any(line.startswith("Nodes/second") for line in lines)
+    # the endgame check: every position is searched and counted (its speed is a figure)
+    assert re.fullmatch(r"Exact endgames : \d+ of 20 solved, slowest \d+\.\d+ s \(limit 1 s\)",
+                        lines[-1]), lines[-1]
     assert_user_error(run(["bench", "pahtum", "--depth", "0"]), "depth")
 
 
