@@ -230,7 +230,7 @@ class GameScreen(Screen):
         self._thinking = request
         self.app.register_stop(stop)
         if request.purpose == "move":
-            mark = type(request.game).player_names[request.game.to_move]
+            mark = self._mover(request)
             self._engine_line(f"{mark} thinking...")
         else:
             self._engine_line("looking for a hint...")
@@ -260,9 +260,7 @@ class GameScreen(Screen):
 
     def on_game_screen_aiinfo(self, message: AIInfo) -> None:
         if self.session.is_current(message.request):
-            i = message.info
-            self.query_one(EnginePanel).show_info(i.depth, i.score, i.move_text, i.nodes, i.nps,
-                                                  i.exact)
+            self.query_one(EnginePanel).show_info(message.info, self._mover(message.request))
 
     def on_game_screen_aidone(self, message: AIDone) -> None:
         request, result = message.request, message.result
@@ -274,15 +272,19 @@ class GameScreen(Screen):
             self._engine_line(f"AI error: {message.error}")
             self.status(f"The AI failed: {message.error}")
             return
-        self.query_one(EnginePanel).show_info(result.depth, result.score, result.move_text,
-                                              result.nodes, result.nps, result.exact)
+        self.query_one(EnginePanel).show_info(result, self._mover(request))
         if request.purpose == "hint":
             self.board.show_hint(result.move)
             self.status(f"Hint: {result.move_text} (eval {result.score:+d}).")
             return
-        mark = type(request.game).player_names[request.game.to_move]
+        mark = self._mover(request)
         if self.session.accept(request, result.move):
             self._changed(f"{mark} played {result.move_text}.")
+
+    @staticmethod
+    def _mover(request: AIRequest) -> str:
+        """The mark the search was for (its scores are from that side's view)."""
+        return type(request.game).player_names[request.game.to_move]
 
     def _cancel_search(self) -> None:
         if self._stop is not None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.widgets import Static
 
 from tui.session import Session
+
+if TYPE_CHECKING:
+    from ai.engine import SearchResult
 
 MARK_COLOURS = ("#ff6b6b", "#5fb4ff")
 
@@ -45,12 +50,13 @@ class EnginePanel(Static):
     def show_text(self, line: str) -> None:
         self.update(Text(line, no_wrap=True, overflow="ellipsis"))
 
-    def show_info(self, depth: int, score: int, best: str, nodes: int, nps: float,
-                  exact: bool = False) -> None:
-        kind = "exact" if exact else f"depth {depth}"
-        self.update(Text(f"{kind}  eval {score:+d}  best {best}\n"
-                         f"{_count(nodes)} nodes  {_count(nps)}/s", no_wrap=True,
-                         overflow="ellipsis"))
+    def show_info(self, info: SearchResult, mover: str) -> None:
+        """Depth (or "exact" once solved), the score for `mover`, best move, speed, line."""
+        kind = "exact" if info.exact else f"depth {info.depth}"
+        line = " ".join(info.pv[:12]) if len(info.pv) > 1 else info.move_text
+        self.update(Text(f"{kind}  {mover} eval {info.score:+d}  best {info.move_text}\n"
+                         f"{_count(info.nodes)} nodes  {_count(info.nps)}/s\n"
+                         f"line {line}", no_wrap=True, overflow="ellipsis"))
 
 
 def _count(n: float) -> str:
