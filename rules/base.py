@@ -67,6 +67,7 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     match_length: ClassVar[int] = 1  # games in a match, sides swapped each game
     move_seconds: ClassVar[float] = 10.0  # contest time limit per move
+    score_unit: ClassVar[str] = "pts"  # what `scores()` counts, as the side panel labels it
 
     history: list[Move] = field(default_factory=list)
 

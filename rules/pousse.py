@@ -126,6 +126,7 @@ class Pousse(Game):
     title = "Pousse"
     player_names = (X, O)
     move_seconds = 30.0
+    score_unit = "lines"  # straights
     option_specs = (
         OptionSpec("size", "Board size", int, DEFAULT_SIZE, tuple(range(MIN_SIZE, MAX_SIZE + 1)),
                    low=MIN_SIZE, high=MAX_SIZE, help="N for an N x N board (4-20)"),

@@ -187,7 +187,8 @@ class ArenaApp(App):
                 action = binding.action
                 if not screen.check_action(action.partition("(")[0], ()):
                     continue  # e.g. "Result" before the game is over
-                yield SystemCommand(binding.description, f"{binding.description} ({binding.key})",
+                key = binding.key_display or binding.key
+                yield SystemCommand(binding.description, f"{binding.description} ({key})",
                                     lambda a=action, s=screen: self.call_later(s.run_action, a))
 
 

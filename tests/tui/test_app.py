@@ -316,7 +316,7 @@ async def test_the_return_game_swaps_sides() -> None:
             assert s.player(0) == bob and s.player(1) == ann
             assert s.game.history == [] and s.game.start_native() == start
             assert "game 2 of 2" in screen.title_line[0]
-            assert screen.title_line[1] == "X to move (Bob)"
+            assert screen.title_line[1] == "X to move: Bob"
             assert "X Bob" in str(screen.query_one("#players").render())
         text = "\n".join(app.screen.lines)
         margins = screen.session.margins()
@@ -367,3 +367,14 @@ async def test_the_command_palette_runs_game_actions() -> None:
         await pilot.press("enter")
         await pilot.pause(0.2)
         assert screen.session.game.history == []
+
+
+async def test_footer_keys_fit_the_players() -> None:
+    hot_seat = app_for()
+    async with hot_seat.run_test(size=SIZE):
+        screen = hot_seat.screen
+        assert screen.check_action("hint", ()) and not screen.check_action("pace", ())
+    watch = app_for((Player("ai", "easy"), Player("ai", "easy")), ai_seconds=0.05)
+    async with watch.run_test(size=SIZE):
+        screen = watch.screen
+        assert screen.check_action("pace", ()) and not screen.check_action("hint", ())

@@ -170,7 +170,7 @@ async def test_hint_moves_the_cursor_and_is_named() -> None:
         assert board.game.history == [("R", 4)] and board.hint is None
 
 
-@pytest.mark.parametrize("n", [4, 11, 19, 20])
+@pytest.mark.parametrize("n", [4, 11, 16, 17, 19, 20])
 async def test_every_size_fits_80_by_24(n: int) -> None:
     app = app_for(n)
     async with app.run_test(size=SIZE) as pilot:
@@ -182,6 +182,8 @@ async def test_every_size_fits_80_by_24(n: int) -> None:
         assert (g.width, g.height) == board.content_size
         assert box.contains_region(board.region), (box, board.region)
         assert g.info or n == 20
+        # only boards too tall for the frame and the title row give them up
+        assert screen.query_one("#title").display == (n <= 16)
         # the players panel keeps one 32-character line per side (nothing wraps)
         assert screen.query_one("#players").content_region.width >= 32
 

@@ -47,8 +47,8 @@ class GameScreen(Screen):
         Binding("e", "export", "Export"),
         Binding("n", "new_game", "New"),
         Binding("g", "result", "Result"),
-        Binding("plus,equals_sign", "pace(-1)", "Faster AI pace", show=False),
-        Binding("minus", "pace(1)", "Slower AI pace", show=False),
+        Binding("plus,equals_sign", "pace(-1)", "Faster", key_display="+"),
+        Binding("minus", "pace(1)", "Slower", key_display="-"),
     ]
 
     class AIInfo(Message):
@@ -64,8 +64,10 @@ class GameScreen(Screen):
 
     app: ArenaApp
 
-    # "-short" below 30 rows: a game whose board needs the room drops the frame and title
+    # "-short" below 30 rows: a board that needs more rows than an 80x24 screen leaves
+    # beside the title and the frame ("-tight") drops them there
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    ROOMY_ROWS = 24 - 5  # title, status, footer and the frame's two lines
 
     def __init__(self, session: Session) -> None:
         super().__init__()
@@ -97,7 +99,7 @@ class GameScreen(Screen):
         self.query_one("#players").border_title = "players"
         self.query_one("#engine").border_title = "engine"
         self.query_one("#moves").border_title = "moves"
-        self.board.set_game(self.session.game)
+        self._show_game()
         self.board.focus()
         if self.app.clocks_running:
             self.set_interval(1.0, self._tick)
@@ -106,6 +108,11 @@ class GameScreen(Screen):
         if self.session.has_ai:
             self.app.prepare_engine(self.session.game.name)
         self._next_turn()
+
+    def _show_game(self) -> None:
+        """Put the session's game (new, loaded or return game) on the board."""
+        self.board.set_game(self.session.game)
+        self.set_class(self.board.rows_needed() > self.ROOMY_ROWS, "-tight")
 
     def _tick(self) -> None:
         if not self.session.game.is_over:
@@ -117,10 +124,13 @@ class GameScreen(Screen):
         title = f"Arena · {game.title}"
         if s.match.length > 1:
             title += f" · game {s.game_number} of {s.match.length}"
-        if game.is_over:
-            right = "game over"
+        outcome = game.outcome
+        if outcome is not None:
+            names = type(game).player_names
+            right = "game over: " + (f"{names[outcome.winner]} wins"
+                                     if outcome.winner is not None else "a draw")
         else:
-            right = f"{type(game).player_names[game.to_move]} to move ({s.label(game.to_move)})"
+            right = f"{type(game).player_names[game.to_move]} to move: {s.label(game.to_move)}"
         self.title_line = (title, right)
         grid = Table.grid(expand=True, padding=(0, 1))
         grid.add_column(no_wrap=True)
@@ -135,9 +145,13 @@ class GameScreen(Screen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # the end screen can be called back once closed; the key shows only then
+        # keys show only where they apply: the end screen once a game is over, and so on
         if action == "result":
             return self.session.game.is_over
+        if action == "pace":  # only when the AI plays itself
+            return not self.session.has_human
+        if action == "hint":  # a hint is for a person's turn
+            return self.session.has_human
         return True
 
     def status(self, text: str) -> None:
@@ -390,7 +404,7 @@ class GameScreen(Screen):
             self.app.start_session(loaded, f"Loaded {path.name}.")
             return
         self.session.replace(loaded)
-        self.board.set_game(self.session.game)
+        self._show_game()
         if self.session.has_ai:
             self.app.prepare_engine(self.session.game.name)
         self._engine_line()

@@ -70,6 +70,10 @@ class BoardWidget(Widget, can_focus=True):
     def on_new_game(self) -> None:
         """Reset per-game view state (cursor...); subclasses override."""
 
+    def rows_needed(self) -> int:
+        """The fewest rows the board can be drawn in (the screen makes room if it must)."""
+        return 0
+
     def refresh_game(self) -> None:
         """The game changed in place (a move, undo or redo): redraw."""
         self.hint = None

@@ -31,9 +31,10 @@ class PlayersPanel(Static):
             turn = mark == game.to_move and not game.is_over
             text.append("▶ " if turn else "  ", style="bold #ffd75f")
             text.append(f"{name} ", style=f"bold {MARK_COLOURS[mark]}")
-            label = session.label(mark)
-            text.append(f"{label[:13]:<13}", style="bold" if turn else "")
-            text.append(f" {scores[mark]:>3} pts  {clock_text(session.clock(mark)):>5}")
+            label, unit = session.label(mark), type(game).score_unit
+            width = 16 - len(unit)  # the row keeps its width whatever the unit
+            text.append(f"{label[:width]:<{width}}", style="bold" if turn else "")
+            text.append(f" {scores[mark]:>3} {unit}  {clock_text(session.clock(mark)):>5}")
             if mark == 0:
                 text.append("\n")
         if session.match.results:  # the return game: how the match stands so far

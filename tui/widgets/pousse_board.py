@@ -164,6 +164,9 @@ class PousseBoard(BoardWidget):
         self.cursor = ("T", (n + 1) // 2)
         self.hover = None
 
+    def rows_needed(self) -> int:
+        return self._n() + 3  # a row per board row, the T and B rows, the info line
+
     def _n(self) -> int:
         return self.game.size if isinstance(self.game, Pousse) else 4
 
