@@ -68,6 +68,7 @@ class Game(ABC):
     match_length: ClassVar[int] = 1  # games in a match, sides swapped each game
     move_seconds: ClassVar[float] = 10.0  # contest time limit per move
     score_unit: ClassVar[str] = "pts"  # what `scores()` counts, as the side panel labels it
+    summary: ClassVar[str] = ""  # the rules in a few lines, for players (RULES.md has them all)
 
     history: list[Move] = field(default_factory=list)
 

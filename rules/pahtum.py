@@ -115,6 +115,13 @@ class PahTum(Game):
     player_names = (X, O)
     match_length = 2
     move_seconds = 10.0
+    summary = (
+        "X and O take turns putting their letter on an empty square (# is blocked);\n"
+        "X moves first. When the board is full, every unbroken row or column run of\n"
+        "3 or more of one letter scores: 3 -> 3, 4 -> 10, 5 -> 25, 6 -> 56, 7 -> 119.\n"
+        "Higher score wins. A match is two games on the same board, each side\n"
+        "moving first once; the larger sum of (own - other's) points wins it."
+    )
     option_specs = (
         OptionSpec("board", "Board", str, "random", ("random", "sample"),
                    help="a random board or the seed's sample board"),

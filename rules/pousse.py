@@ -127,6 +127,14 @@ class Pousse(Game):
     player_names = (X, O)
     move_seconds = 30.0
     score_unit = "lines"  # straights
+    summary = (
+        "X and O take turns inserting a marker from an edge: L/R into a row, T/B\n"
+        "into a column. Markers in the way slide one cell on, up to the first empty\n"
+        "cell; in a full line the far marker falls off. A straight is a whole row\n"
+        "or column of one colour. After a move: repeating an earlier position (board\n"
+        "and side to move) loses for the mover; otherwise more straights wins,\n"
+        "even when the mover's push made the opponent's. There are no draws."
+    )
     option_specs = (
         OptionSpec("size", "Board size", int, DEFAULT_SIZE, tuple(range(MIN_SIZE, MAX_SIZE + 1)),
                    low=MIN_SIZE, high=MAX_SIZE, help="N for an N x N board (4-20)"),

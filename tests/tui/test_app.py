@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.style import Style
 
 from tui.app import ArenaApp
-from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen
+from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
 from tui.session import Player
@@ -378,3 +378,17 @@ async def test_footer_keys_fit_the_players() -> None:
     async with watch.run_test(size=SIZE):
         screen = watch.screen
         assert screen.check_action("pace", ()) and not screen.check_action("hint", ())
+
+
+async def test_question_mark_shows_the_rules() -> None:
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesDialog)
+        text = str(app.screen.query_one("#result-lines").render())
+        assert "3 -> 3, 4 -> 10, 5 -> 25" in text and "ctrl+q quit" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen

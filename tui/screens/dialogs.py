@@ -40,6 +40,28 @@ class ResultScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "close")
 
 
+class RulesDialog(ModalScreen[None]):
+    """A game's rules in brief, and its keys."""
+
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss(None)", "Close")]
+    AUTO_FOCUS = "Button"
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="rules"):
+            yield Label(self.title_text, id="dialog-title")
+            yield Static(self.text, id="result-lines")
+            with Horizontal(classes="buttons"):
+                yield Button("Close", variant="primary", id="close")
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)
+
+
 class NameDialog(ModalScreen[str | None]):
     """Ask for a file name in `folder`; dismisses with the name or None."""
 

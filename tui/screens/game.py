@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from rules import MoveError
-from tui.screens.dialogs import ConfirmDialog, LoadDialog, NameDialog, ResultScreen
+from tui.screens.dialogs import ConfirmDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.session import AIRequest, Session
 from tui.widgets.board import BoardWidget
 from tui.widgets.boards import board_class
@@ -47,6 +47,7 @@ class GameScreen(Screen):
         Binding("e", "export", "Export"),
         Binding("n", "new_game", "New"),
         Binding("g", "result", "Result"),
+        Binding("question_mark", "rules", "Rules", key_display="?", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", key_display="+"),
         Binding("minus", "pace(1)", "Slower", key_display="-"),
     ]
@@ -77,7 +78,8 @@ class GameScreen(Screen):
         self.pace_index = PACES.index(1.0)
         self._stop: StopFlag | None = None
         self._thinking: AIRequest | None = None
-        self._status = "New game." if not session.game.history else "Game loaded."
+        self._status = ("New game. ? shows the rules." if not session.game.history
+                        else "Game loaded.")
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
 
@@ -339,7 +341,13 @@ class GameScreen(Screen):
             self._engine_line("AI: preparing...")
             self.status("The AI is getting ready; ask again in a moment.")
             return
-        self._ask(s.request("hint", "medium"))
+        self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
+
+    def action_rules(self) -> None:
+        game = type(self.session.game)
+        keys = ("Keys: arrows and Enter (or the mouse) play; u undo, r redo, h hint,\n"
+                "s save, l load, e export, n new game, ctrl+p all commands, ctrl+q quit.")
+        self.app.push_screen(RulesDialog(f"{game.title}: the rules", f"{game.summary}\n\n{keys}"))
 
     def action_pace(self, step: int) -> None:
         self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + step))
