@@ -487,7 +487,7 @@ class GameScreen(Screen):
     def _after_result(self, choice: str | None) -> None:
         if choice == "return" and self.session.has_return_game:
             self.session.next_game()
-            self.board.set_game(self.session.game)
+            self._show_game()
             self.board.focus()
             names = type(self.session.game).player_names
             who = ", ".join(f"{names[m]}: {self.session.label(m)}" for m in (0, 1))
