@@ -160,6 +160,15 @@ def export_native(game: Game, path: Path | str) -> None:
         raise SaveError(f"could not write {path}: {_os_reason(err)}") from None
 
 
+def _looks_like_save(text: str) -> bool:
+    return text.lstrip().startswith("{") and FORMAT in text
+
+
+def is_save(path: Path | str) -> bool:
+    """Whether the file is an Arena save (by its content); SaveError if it cannot be read."""
+    return _looks_like_save(_read_text(Path(path)))
+
+
 def load_position(game_name: str, path: Path | str) -> Game:
     """A game from a save file or from a native position file of `game_name`.
 
@@ -172,7 +181,7 @@ def load_position(game_name: str, path: Path | str) -> Game:
     except RulesError as err:
         raise SaveError(str(err)) from None
     text = _read_text(path)
-    if text.lstrip().startswith("{") and FORMAT in text:
+    if _looks_like_save(text):
         try:
             doc = loads(text)
             game = restore(doc)

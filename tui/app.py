@@ -65,14 +65,15 @@ class ArenaApp(App):
         from tui.screens.menu import MenuScreen
 
         self.push_screen(MenuScreen())
+        players = self.start_players or (Player("human"), Player("human"))
         if self.start_load is not None:
             try:
-                self.start_session(self.load_session(self.start_load),
-                                   f"Loaded {self.start_load.name}.")
+                session = self._session_from_file(self.start_load, players)
             except Exception as err:  # noqa: BLE001 - stay on the menu, say why
                 self.notify(f"Load failed: {err}", severity="error")
+                return
+            self.start_session(session, f"Loaded {self.start_load.name}.")
         elif self.start_game is not None:
-            players = self.start_players or (Player("human"), Player("human"))
             try:
                 session = Session.new(self.start_game, players, self.start_options,
                                       self.start_seed, now=self.now)
@@ -168,6 +169,15 @@ class ArenaApp(App):
         doc = doc_from_game(session.game, players, clocks, session.match.to_dict())
         write_save(path, doc)
         return path
+
+    def _session_from_file(self, path: Path, players: tuple[Any, Any]) -> Session:
+        """A save as it was saved, or a native position of the start game with `players`."""
+        from saves.store import is_save, load_position
+
+        if is_save(path) or self.start_game is None:
+            return self.load_session(path)
+        game = load_position(self.start_game, path)
+        return Session(game, players, now=self.now)
 
     def load_session(self, path: Path) -> Session:
         from saves.store import read_save

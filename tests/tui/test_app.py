@@ -392,3 +392,24 @@ async def test_question_mark_shows_the_rules() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+
+
+async def test_play_load_opens_a_native_position_or_a_save(tmp_path: Path) -> None:
+    native = tmp_path / "board.txt"
+    native.write_text("XO-OXX-\n------+\n---+-O-\nO------\n--++---\n--XXXX-\n+X-OOOO\n")
+    app = ArenaApp("pahtum", load=native, players=(HUMAN, HUMAN), clocks_running=False,
+                   save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.session.game.to_native() == native.read_text()
+        app.save_session(screen.session, "saved.arena.json")
+    saved = app.saves_folder() / "saved.arena.json"
+    again = ArenaApp("pahtum", load=saved, players=(HUMAN, Player("ai", "max")),
+                     clocks_running=False)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        # a save keeps its own players; the command line's are for native positions
+        assert isinstance(again.screen, GameScreen)
+        assert not again.screen.session.has_ai

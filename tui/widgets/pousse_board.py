@@ -21,11 +21,13 @@ from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import reactive
+from textual.widget import Widget
 
 from rules import Game
 from rules.pousse import EMPTY, MARKS, PMove, Pousse, PushPreview, X, line_cells
 from tui.widgets.board import BoardWidget
 
+SIDE_MIN = 36  # the side panel's players rows (32) inside their frame
 CW_RANGE = range(9, 1, -1)  # cell widths tried, widest first; 2 fits N=20 in 44 columns
 CH_RANGE = range(4, 0, -1)  # cell heights tried, tallest first
 
@@ -172,13 +174,14 @@ class PousseBoard(BoardWidget):
 
     # ----- size --------------------------------------------------------------------
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        # The board box is as wide as its board: let the board take up to about 60%
-        # of a wide terminal so larger terminals get larger cells.
+        # The board box is as wide as its board: up to about 60% of a wide terminal, so
+        # larger terminals get larger cells, always leaving the side panel its width.
         # (A width:auto parent asks with a 0x0 container: then guess the height from
         # the terminal less the title, status, footer and a frame.)
-        budget = max(container.width, viewport.width * 3 // 5 - 4)
+        chrome = self.parent.gutter.width if isinstance(self.parent, Widget) else 0
+        budget = min(viewport.width * 3 // 5, viewport.width - SIDE_MIN) - chrome
         height = container.height or viewport.height - 5
-        return fit(self._n(), budget, height).width
+        return fit(self._n(), max(container.width, budget), height).width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return fit(self._n(), width, container.height).height
