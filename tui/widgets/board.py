@@ -83,6 +83,13 @@ class BoardWidget(Widget, can_focus=True):
         """Highlight a suggested move, or clear the highlight with None."""
         self.hint = move
 
+    # reactive attributes (hint, locked, a cursor) redraw by themselves; focus does not
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
     def pick(self, move: Hashable) -> None:
         """Report a move the user chose, unless the board is locked."""
         if not self.locked and self.game is not None and not self.game.is_over:

@@ -104,21 +104,6 @@ class PahTumBoard(BoardWidget):
         text.append(body, style)
         text.append(right, bracket if cell == self.cursor and focus else style + Style(bold=True))
 
-    def watch_hint(self) -> None:
-        self.refresh()
-
-    def watch_cursor(self) -> None:
-        self.refresh()
-
-    def watch_locked(self) -> None:
-        self.refresh()
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
     # ----- input ---------------------------------------------------------------------
     def move_at(self, x: int, y: int) -> int | None:
         """The cell under a content offset, or None off the grid."""

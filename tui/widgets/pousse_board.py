@@ -364,23 +364,6 @@ class PousseBoard(BoardWidget):
     def watch_hint(self, hint: Hashable | None) -> None:
         if hint is not None and isinstance(self.game, Pousse) and self.game.is_legal(hint):
             self.cursor = hint  # type: ignore[assignment]
-        self.refresh()
-
-    def watch_cursor(self) -> None:
-        self.refresh()
-
-    def watch_hover(self) -> None:
-        self.refresh()
-
-    def watch_locked(self) -> None:
-        self.refresh()
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
 
     # ----- input ---------------------------------------------------------------------
     def move_at(self, x: int, y: int) -> PMove | None:
