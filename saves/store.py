@@ -15,10 +15,11 @@ from pathlib import Path
 
 import platformdirs
 
-from rules import Game, RulesError, get_game
+from rules import Game, RulesError, game_names, get_game
 from saves.format import FORMAT, SaveDoc, SaveError, dumps, loads, restore
 
 SUFFIX = ".arena.json"
+NATIVE_SUFFIX = ".txt"  # exported native positions
 ENV_DIR = "ARENA_SAVE_DIR"
 
 
@@ -110,13 +111,19 @@ def read_save(path: Path | str) -> tuple[SaveDoc, Game]:
         raise SaveError(f"{path.name}: {err}") from None
 
 
-def list_saves(folder: Path | str) -> list[Path]:
-    """The save files in `folder`, newest first (none if the folder does not exist)."""
+def list_saves(folder: Path | str, native: bool = False) -> list[Path]:
+    """The save files in `folder`, newest first (none if the folder does not exist).
+
+    With `native`, exported native positions (`*.txt`) are listed too.
+    """
     folder = Path(folder)
     if not folder.is_dir():
         return []
     found = []
-    for path in folder.glob(f"*{SUFFIX}"):
+    paths = list(folder.glob(f"*{SUFFIX}"))
+    if native:
+        paths += folder.glob(f"*{NATIVE_SUFFIX}")
+    for path in paths:
         try:
             found.append((path.stat().st_mtime, path.name, path))
         except OSError:  # removed while listing
@@ -128,7 +135,10 @@ def list_saves(folder: Path | str) -> list[Path]:
 def describe_save(path: Path | str) -> str:
     """One line for a save list: game, moves, players and when; or why it cannot be read."""
     try:
-        doc = loads(_read_text(Path(path)))
+        text = _read_text(Path(path))
+        if not _looks_like_save(text):
+            return f"{native_game(text).title} position, native format"
+        doc = loads(text)
         title = get_game(doc.game).title
     except (SaveError, RulesError) as err:
         return f"unreadable: {err}"
@@ -167,6 +177,25 @@ def _looks_like_save(text: str) -> bool:
 def is_save(path: Path | str) -> bool:
     """Whether the file is an Arena save (by its content); SaveError if it cannot be read."""
     return _looks_like_save(_read_text(Path(path)))
+
+
+def native_game(text: str) -> Game:
+    """The game whose native format `text` is (the formats do not overlap); SaveError if none."""
+    for name in game_names():
+        try:
+            return get_game(name).from_native(text)
+        except RulesError:
+            continue
+    raise SaveError(f"not an Arena save nor a position of {', '.join(game_names())}")
+
+
+def read_native(path: Path | str) -> Game:
+    """A native position file of any game; SaveError naming the file if it is none."""
+    path = Path(path)
+    try:
+        return native_game(_read_text(path))
+    except SaveError as err:
+        raise SaveError(f"{path.name}: {err}") from None
 
 
 def load_position(game_name: str, path: Path | str) -> Game:

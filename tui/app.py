@@ -179,9 +179,14 @@ class ArenaApp(App):
         game = load_position(self.start_game, path)
         return Session(game, players, now=self.now)
 
-    def load_session(self, path: Path) -> Session:
-        from saves.store import read_save
+    def load_session(self, path: Path, players: tuple[Any, Any] | None = None) -> Session:
+        """A save with its players, match and clocks; or a native position, which `players`
+        (by default two people, an analysis board) take up."""
+        from saves.store import is_save, read_native, read_save
 
+        if not is_save(path):
+            return Session(read_native(path), players or (Player("human"), Player("human")),
+                           now=self.now)
         doc, game = read_save(path)
         match = MatchState.from_dict(getattr(doc, "match", None), type(game).match_length)
         by_mark = list(doc.players)

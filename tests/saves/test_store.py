@@ -189,3 +189,21 @@ def test_describe_save_for_the_load_list(tmp_path: Path) -> None:
     bad = tmp_path / "bad.arena.json"
     bad.write_text("{not json")
     assert store.describe_save(bad).startswith("unreadable: ")
+
+
+def test_native_positions_are_listed_described_and_read(tmp_path: Path) -> None:
+    game = sample_game(["A1", "D4"])
+    export_native(game, tmp_path / "pos.txt")
+    (tmp_path / "pousse.txt").write_text("5\nL1\nT3\n")
+    (tmp_path / "junk.txt").write_text("hello\n")
+    write_save(tmp_path / "one.arena.json", doc_from_game(game, PLAYERS, clocks=(1, 2)))
+    assert {p.name for p in list_saves(tmp_path)} == {"one.arena.json"}
+    assert {p.name for p in list_saves(tmp_path, native=True)} == {
+        "one.arena.json", "pos.txt", "pousse.txt", "junk.txt"}
+    assert store.describe_save(tmp_path / "pos.txt") == "Pah-Tum position, native format"
+    assert store.describe_save(tmp_path / "pousse.txt") == "Pousse position, native format"
+    assert store.describe_save(tmp_path / "junk.txt").startswith("unreadable: not an Arena save")
+    assert store.read_native(tmp_path / "pos.txt").to_native() == game.to_native()
+    assert store.read_native(tmp_path / "pousse.txt").history_text() == ["L1", "T3"]
+    with pytest.raises(SaveError, match=r"^junk\.txt: not an Arena save nor a position of "):
+        store.read_native(tmp_path / "junk.txt")

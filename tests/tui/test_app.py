@@ -188,6 +188,15 @@ async def test_a_click_plays_the_cell_and_export_writes_the_native_position(
         exported = list(tmp_path.glob("*.txt"))
         assert len(exported) == 1 and exported[0].read_text() == game.to_native()
         assert screen._status.startswith("Exported ")
+        await play_by_keys(pilot, screen.board, game.legal_moves()[0])
+        await pilot.press("l")  # the exported position is in the load list and loads back
+        await pilot.pause()
+        assert isinstance(app.screen, LoadDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and screen._status.startswith("Loaded ")
+        assert screen.session.game.to_native() == exported[0].read_text()
+        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
         await pilot.press("n")  # a game in progress is left only after a yes
         await pilot.pause()
         await pilot.press("escape")

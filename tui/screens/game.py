@@ -392,7 +392,7 @@ class GameScreen(Screen):
         try:
             from saves.store import list_saves
             folder = self.app.saves_folder()
-            saves = list_saves(folder)
+            saves = list_saves(folder, native=True)
         except Exception as err:  # noqa: BLE001
             self.status(f"Cannot list saves: {err}")
             return
@@ -403,7 +403,7 @@ class GameScreen(Screen):
             self.status("Load cancelled.")
             return
         try:
-            loaded = self.app.load_session(path)
+            loaded = self.app.load_session(path, self.session.participants)
         except Exception as err:  # noqa: BLE001 - a failed load never changes the game
             self.status(f"Load failed: {err}")
             return

@@ -55,7 +55,7 @@ class MenuScreen(Screen):
 
         try:
             folder = self.app.saves_folder()
-            saves = list_saves(folder)
+            saves = list_saves(folder, native=True)
         except Exception as err:  # noqa: BLE001 - one line in the status line
             self._status(f"Cannot list saves: {err}")
             return
