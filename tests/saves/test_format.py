@@ -124,6 +124,19 @@ def test_round_trip_pousse() -> None:
     assert back.history == game.history
 
 
+def test_round_trip_keeps_the_pousse_repetition_history() -> None:
+    game = get_game("pousse").new({"size": 5})
+    for _ in range(6):  # row 1 fills (X O X O X), then O pushes an X off
+        game.play_text("L1")
+    assert game.preview(("L", 1)).repeats  # X's L1 would bring back an earlier position
+    back = restore(loads(dumps(doc_from_game(game, PLAYERS))))
+    assert back.preview(("L", 1)).repeats
+    assert back._seen == game._seen
+    back.undo()
+    game.undo()
+    assert back._seen == game._seen and back.key() == game.key()
+
+
 def test_round_trip_finished_pousse() -> None:
     game = get_game("pousse").new({"size": 4})
     rng = random.Random(5)
