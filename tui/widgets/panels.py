@@ -34,7 +34,9 @@ class PlayersPanel(Static):
             label, unit = session.label(mark), type(game).score_unit
             width = 16 - len(unit)  # the row keeps its width whatever the unit
             text.append(f"{label[:width]:<{width}}", style="bold" if turn else "")
-            text.append(f" {scores[mark]:>3} {unit}  {clock_text(session.clock(mark)):>5}")
+            said = unit if scores[mark] != 1 else unit.removesuffix("s")  # 1 pt, 1 line
+            text.append(f" {scores[mark]:>3} {said:<{len(unit)}}  "
+                        f"{clock_text(session.clock(mark)):>5}")
             if mark == 0:
                 text.append("\n")
         if session.match.results:  # the return game: how the match stands so far
