@@ -160,9 +160,10 @@ class ArenaApp(App):
 
     def save_session(self, session: Session, name: str) -> Path:
         from saves.format import PlayerSpec, doc_from_game
-        from saves.store import write_save
+        from saves.store import SUFFIX, write_save
 
-        path = self.saves_folder() / name
+        # the load list shows *.arena.json: a bare name gets the suffix so it is found again
+        path = self.saves_folder() / (name if name.endswith(SUFFIX) else name + SUFFIX)
         # a save lists the players by side (mark) of the game on the board
         players = [PlayerSpec(p.kind, p.level, p.name or "") for p in session.players_by_mark]
         clocks = [session.clock(m) for m in (0, 1)]

@@ -426,3 +426,23 @@ async def test_play_load_opens_a_native_position_or_a_save(tmp_path: Path) -> No
         # a save keeps its own players; the command line's are for native positions
         assert isinstance(again.screen, GameScreen)
         assert not again.screen.session.has_ai
+
+
+async def test_bare_names_get_the_suffix_the_load_list_looks_for(tmp_path: Path) -> None:
+    from textual.widgets import Input
+
+    app = app_for(save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
+        for key, name, made in (("s", "mine", "mine.arena.json"), ("e", "pos", "pos.txt")):
+            await pilot.press(key)
+            await pilot.pause()
+            app.screen.query_one(Input).value = name
+            await pilot.press("enter")
+            await pilot.pause()
+            assert (tmp_path / made).is_file(), screen._status
+        await pilot.press("l")
+        await pilot.pause()
+        listed = [p.name for p in app.screen.saves]
+        assert sorted(listed) == ["mine.arena.json", "pos.txt"]

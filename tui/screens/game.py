@@ -434,8 +434,10 @@ class GameScreen(Screen):
             self.status("Export cancelled.")
             return
         try:
-            from saves.store import export_native
+            from saves.store import NATIVE_SUFFIX, export_native
             path = self.app.saves_folder() / name
+            if not path.suffix:  # listed again by the load dialog only as *.txt
+                path = path.with_name(path.name + NATIVE_SUFFIX)
             export_native(self.session.game, path)
         except Exception as err:  # noqa: BLE001
             self.status(f"Export failed: {err}")
