@@ -144,8 +144,8 @@ def describe_save(path: Path | str) -> str:
         return f"unreadable: {err}"
     players = " v ".join(p.text() for p in doc.players)
     state = "finished" if doc.result else f"{len(doc.moves)} moves"
-    when = doc.saved_at.replace("T", " ").removesuffix("Z")[:16]
-    return f"{title} · {state} · {players} · {when} UTC"
+    when = datetime.fromisoformat(doc.saved_at).astimezone().strftime("%Y-%m-%d %H:%M")
+    return f"{title} · {state} · {players} · {when}"
 
 
 def default_name(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 from datetime import datetime
 from pathlib import Path
@@ -185,7 +186,7 @@ def test_describe_save_for_the_load_list(tmp_path: Path) -> None:
     write_save(path, doc_from_game(sample_game(["A1", "D4", "G7"]), PLAYERS, clocks=(1, 2)))
     line = store.describe_save(path)
     assert line.startswith("Pah-Tum · 3 moves · human v ai:max · 20")
-    assert line.endswith(" UTC")
+    assert re.fullmatch(r".* · \d{4}-\d\d-\d\d \d\d:\d\d", line)  # local time
     bad = tmp_path / "bad.arena.json"
     bad.write_text("{not json")
     assert store.describe_save(bad).startswith("unreadable: ")

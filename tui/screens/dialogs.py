@@ -52,7 +52,7 @@ class RulesDialog(ModalScreen[None]):
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog", classes="rules"):
+        with Vertical(id="dialog", classes="wide"):
             yield Label(self.title_text, id="dialog-title")
             yield Static(self.text, id="result-lines")
             with Horizontal(classes="buttons"):
@@ -104,7 +104,7 @@ class LoadDialog(ModalScreen[Path | None]):
         self.saves = saves
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        with Vertical(id="dialog", classes="wide"):
             yield Label("Load a game", id="dialog-title")
             yield Static(f"from {self.folder}", classes="dim")
             if self.saves:
