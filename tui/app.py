@@ -67,8 +67,8 @@ class ArenaApp(App):
         self.push_screen(MenuScreen())
         players = self.start_players or (Player("human"), Player("human"))
         if self.start_load is not None:
-            try:
-                session = self._session_from_file(self.start_load, players)
+            try:  # the command line has checked that the file fits the game
+                session = self.load_session(self.start_load, players)
             except Exception as err:  # noqa: BLE001 - stay on the menu, say why
                 self.notify(f"Load failed: {err}", severity="error")
                 return
@@ -171,14 +171,19 @@ class ArenaApp(App):
         write_save(path, doc)
         return path
 
-    def _session_from_file(self, path: Path, players: tuple[Any, Any]) -> Session:
-        """A save as it was saved, or a native position of the start game with `players`."""
-        from saves.store import is_save, load_position
+    def choose_save(self, then: Callable[[Path | None], None],
+                    report: Callable[[str], None]) -> None:
+        """Offer the saves and exported positions; `then` gets the chosen path or None."""
+        from saves.store import list_saves
+        from tui.screens.dialogs import LoadDialog
 
-        if is_save(path) or self.start_game is None:
-            return self.load_session(path)
-        game = load_position(self.start_game, path)
-        return Session(game, players, now=self.now)
+        try:
+            folder = self.saves_folder()
+            saves = list_saves(folder, native=True)
+        except Exception as err:  # noqa: BLE001 - one line where the caller says things
+            report(f"Cannot list saves: {err}")
+            return
+        self.push_screen(LoadDialog(folder, saves), then)
 
     def load_session(self, path: Path, players: tuple[Any, Any] | None = None) -> Session:
         """A save with its players, match and clocks; or a native position, which `players`

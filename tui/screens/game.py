@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from rules import MoveError
-from tui.screens.dialogs import ConfirmDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
+from tui.screens.dialogs import ConfirmDialog, NameDialog, ResultScreen, RulesDialog
 from tui.session import AIRequest, Session
 from tui.widgets.board import BoardWidget
 from tui.widgets.boards import board_class
@@ -389,14 +389,7 @@ class GameScreen(Screen):
         self.status(f"Saved to {path}.")
 
     def action_load(self) -> None:
-        try:
-            from saves.store import list_saves
-            folder = self.app.saves_folder()
-            saves = list_saves(folder, native=True)
-        except Exception as err:  # noqa: BLE001
-            self.status(f"Cannot list saves: {err}")
-            return
-        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
+        self.app.choose_save(self._load_from, self.status)
 
     def _load_from(self, path: Path | None) -> None:
         if path is None:

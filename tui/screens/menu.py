@@ -50,16 +50,7 @@ class MenuScreen(Screen):
             self.app.switch_screen(SetupScreen(event.option.id))
 
     def action_load(self) -> None:
-        from saves.store import list_saves
-        from tui.screens.dialogs import LoadDialog
-
-        try:
-            folder = self.app.saves_folder()
-            saves = list_saves(folder, native=True)
-        except Exception as err:  # noqa: BLE001 - one line in the status line
-            self._status(f"Cannot list saves: {err}")
-            return
-        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
+        self.app.choose_save(self._load_from, self._status)
 
     def _load_from(self, path: Path | None) -> None:
         if path is None:
