@@ -112,6 +112,9 @@ async def test_hot_seat_game_to_a_straight_by_keys() -> None:
         assert "X wins with 1 straight to 0" in text
         assert "Rule: more straights wins" in text
         assert "X 1 straight: row 1" in text and "O 0 straights" in text
+        await pilot.press("enter")  # Enter only closes the end screen: the board stays
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.session.game.is_over
 
 
 async def test_hot_seat_game_lost_by_repetition_by_keys() -> None:

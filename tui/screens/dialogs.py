@@ -17,8 +17,10 @@ class ResultScreen(ModalScreen[str]):
     """The result and why; dismisses with "return", "new" or "close"."""
 
     BINDINGS = [Binding("escape", "dismiss('close')", "Close")]
-    # focus the first button once composed (a query in on_mount can race a quick dismiss)
-    AUTO_FOCUS = "Button"
+    # Enter takes the return game if there is one, else just closes: a stray Enter after
+    # the last move must not throw the finished board away (AUTO_FOCUS, not a query in
+    # on_mount, which can race a quick dismiss)
+    AUTO_FOCUS = "#return, #close"
 
     def __init__(self, title: str, lines: list[str], return_game: bool) -> None:
         super().__init__()
