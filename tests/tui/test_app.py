@@ -446,3 +446,17 @@ async def test_bare_names_get_the_suffix_the_load_list_looks_for(tmp_path: Path)
         await pilot.pause()
         listed = [p.name for p in app.screen.saves]
         assert sorted(listed) == ["mine.arena.json", "pos.txt"]
+
+
+async def test_a_hint_asked_before_the_engine_is_ready_follows_by_itself() -> None:
+    app = app_for(ai_seconds=0.2)  # hot-seat: the engine is not prepared up front
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("h")
+        await pilot.pause()
+        assert screen._status == "The AI is getting ready; the hint follows."
+        await wait_engine(app, pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.board.hint in screen.session.game.legal_moves()
+        assert screen._status.startswith("Hint: ")

@@ -82,6 +82,7 @@ class GameScreen(Screen):
                         else "Game loaded.")
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
+        self._hint_for: int | None = None  # a hint asked before the engine was ready
 
     # ----- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -233,6 +234,9 @@ class GameScreen(Screen):
             self._engine_line(f"AI unavailable: {error}")
             return
         self._engine_line()
+        if self._hint_for == self.session.generation:
+            self.action_hint()
+        self._hint_for = None
         self._next_turn()
 
     # ----- the AI worker ------------------------------------------------------------------
@@ -339,7 +343,8 @@ class GameScreen(Screen):
         if not self.app.engine_ready(s.game.name):
             self.app.prepare_engine(s.game.name)
             self._engine_line("AI: preparing...")
-            self.status("The AI is getting ready; ask again in a moment.")
+            self._hint_for = s.generation  # given once ready, if the position is the same
+            self.status("The AI is getting ready; the hint follows.")
             return
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
 
