@@ -1,30 +1,46 @@
-"""The games and their registry: everything else finds games only through here."""
+"""The games and the one list that names them: everything else finds a game by name.
+
+A game `NAME` is the module `rules.NAME`, whose `GAME` is its `Game` class; its
+engine adapter is `ai.NAME`, its board `tui.widgets.boards.NAME`. Adding a game
+means writing those files and adding its name to `GAMES`.
+"""
 
 from __future__ import annotations
 
 from importlib import import_module
 
-from rules.base import Game, MoveError, Outcome, PositionError, RulesError
+from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, RulesError
+from rules.clock import Clock, ClockKind, TimeControl
+from rules.match import MatchPoints, MatchRule, PlainWins, SumOfMargins
+from rules.match import MatchState
+from rules.outcome import Outcome, Termination
+from rules.players import DEFAULT_LEVEL, LEVELS, PlayerError, PlayerSpec
 
-# name -> (module, class); imported on first use so a contest program loads one game only.
-_REGISTRY: dict[str, tuple[str, str]] = {
-    "pahtum": ("rules.pahtum", "PahTum"),
-    "pousse": ("rules.pousse", "Pousse"),
-}
+# The games, in menu order. Imported on first use so a contest program loads one game only.
+GAMES: tuple[str, ...] = ("pahtum", "pousse")
 
 
 def game_names() -> list[str]:
     """Registered game names, in menu order."""
-    return list(_REGISTRY)
+    return list(GAMES)
+
+
+def canonical_name(name: str) -> str:
+    """`Pah-Tum`, `pah_tum` -> `pahtum`; RulesError naming the known games otherwise."""
+    key = name.strip().lower().replace("-", "").replace("_", "")
+    if key not in GAMES:
+        shown = name if len(name) <= 30 else name[:27] + "..."
+        raise RulesError(f"unknown game {shown!r}; known games: {', '.join(GAMES)}")
+    return key
 
 
 def get_game(name: str) -> type[Game]:
     """The game class for `name`; RulesError naming the known games otherwise."""
-    key = name.strip().lower().replace("-", "").replace("_", "")
-    if key not in _REGISTRY:
-        raise RulesError(f"unknown game {name!r}; known games: {', '.join(_REGISTRY)}")
-    module, cls = _REGISTRY[key]
-    return getattr(import_module(module), cls)
+    return import_module(f"rules.{canonical_name(name)}").GAME
 
 
-__all__ = ["Game", "MoveError", "Outcome", "PositionError", "RulesError", "game_names", "get_game"]
+__all__ = [
+    "DEFAULT_LEVEL", "GAMES", "LEVELS", "Clock", "MatchState", "PlayerError", "PlayerSpec", "ClockKind", "Game", "MatchPoints", "MatchRule", "MoveError",
+    "OptionSpec", "Outcome", "PlainWins", "PositionError", "Protocol", "RulesError",
+    "SumOfMargins", "Termination", "TimeControl", "canonical_name", "game_names", "get_game",
+]

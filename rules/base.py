@@ -13,7 +13,12 @@ import copy as _copy
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
+
+from rules.clock import TimeControl
+from rules.match import MatchRule, PlainWins
+from rules.outcome import FORFEITS, Outcome, Termination
 
 Move = Hashable
 
@@ -30,47 +35,116 @@ class PositionError(RulesError):
     """A native position or option set that is malformed or impossible."""
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended: `winner` is a player index or None for a draw."""
+class Protocol(StrEnum):
+    """How the game's contest program talked to its jury (`arena move` speaks it)."""
 
-    winner: int | None
-    points: tuple[int, ...]
-    reason: str
-
-    @property
-    def is_draw(self) -> bool:
-        return self.winner is None
+    STDIN = "stdin"  # one process per move: the position on stdin, the reply on stdout
+    FILE = "file"  # one process per move: the position file's path as the argument
+    SESSION = "session"  # one process for the whole game: lines both ways
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One board option a new-game screen or CLI flag can set."""
+    """One board option: it makes a setup-screen field and a CLI `--opt name=value`.
+
+    `choices` lists every value (a select field); without them any whole
+    number in [low, high] is taken.
+    """
 
     name: str
     label: str
     kind: type  # int or str
     default: Any
-    choices: tuple[Any, ...] | None = None  # None: any value in [low, high]
+    choices: tuple[Any, ...] | None = None
     low: int | None = None
     high: int | None = None
     help: str = ""
 
+    def parse(self, raw: Any) -> Any:
+        """A value given as text (CLI) or as a value (setup, saves); PositionError if bad."""
+        text = str(raw).strip()
+        if self.kind is int:
+            if len(text) > 12 or not text.lstrip("-").isdigit():
+                raise PositionError(f"{self.name} must be a whole number, not {_short(raw)}")
+            value: Any = int(text)
+            if self.low is not None and self.high is not None and not (
+                    self.low <= value <= self.high):
+                raise PositionError(
+                    f"{self.name} {value} is out of range: {self.low} to {self.high}")
+        else:
+            value = text.lower()
+        if self.choices is not None and value not in self.choices:
+            raise PositionError(f"{self.name} {_short(raw)} is not one of: "
+                                f"{', '.join(map(str, self.choices))}")
+        return value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 30 else text[:27] + "..."
+
 
 @dataclass
 class Game(ABC):
-    """A game in progress: options, start position and the moves since."""
+    """A game in progress: options, start position and the moves since.
 
-    name: ClassVar[str]  # registry key, e.g. "pahtum"
+    The class attributes are the game's declaration: everything the app,
+    the saves, the engines, the CLI and the tests need to know about a game
+    beyond its rules. Shared code reads them and never names a game.
+    """
+
+    name: ClassVar[str]  # registry key and module name, e.g. "pahtum"
     title: ClassVar[str]  # display name, e.g. "Pah-Tum"
-    player_names: ClassVar[tuple[str, str]]  # marks, e.g. ("X", "O")
-    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    match_length: ClassVar[int] = 1  # games in a match, sides swapped each game
-    move_seconds: ClassVar[float] = 10.0  # contest time limit per move
-    score_unit: ClassVar[str] = "pts"  # what `scores()` counts, as the side panel labels it
+    tagline: ClassVar[str] = ""  # one line for the menu
     summary: ClassVar[str] = ""  # the rules in a few lines, for players (RULES.md has them all)
+    default_marks: ClassVar[tuple[str, ...]]  # one mark per seat, e.g. ("X", "O")
+    player_count: ClassVar[tuple[int, int]] = (2, 2)  # fewest and most players
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    random_start: ClassVar[bool] = False  # whether `new` uses its seed (a seed field shows)
+    clock: ClassVar[TimeControl]  # the contest's time control
+    time_controls: ClassVar[tuple[TimeControl, ...]] = ()  # offered to people; the first is
+    # the default (the contest's control and "no clock" are always offered as well)
+    protocol: ClassVar[Protocol] = Protocol.STDIN
+    match_rule: ClassVar[MatchRule] = PlainWins()
+    score_unit: ClassVar[str] = "pts"  # what `scores()` counts, as the side panel labels it
+    moves_estimate: ClassVar[int] = 30  # a player's moves in a typical game (game clocks)
 
     history: list[Move] = field(default_factory=list)
+    # an ending imposed from outside the board (time, fault); None while play goes on
+    ended: Outcome | None = field(default=None, compare=False)
+
+    # ----- the declaration, per instance ------------------------------------------
+    @property
+    def players(self) -> int:
+        """How many players this game has (a game with a range overrides)."""
+        return self.player_count[0]
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """The mark of each player, as the board and panels show it."""
+        return self.default_marks[: self.players]
+
+    @classmethod
+    def offered_time_controls(cls) -> tuple[TimeControl, ...]:
+        """The time controls a person may choose, the default first, without repeats."""
+        out: list[TimeControl] = []
+        for control in (*cls.time_controls, cls.clock, TimeControl.none()):
+            if control not in out:
+                out.append(control)
+        return tuple(out)
+
+    @classmethod
+    def parse_options(cls, given: dict[str, Any]) -> dict[str, Any]:
+        """Options given by name (CLI `--opt`, the setup screen), each checked."""
+        specs = {spec.name: spec for spec in cls.option_specs}
+        out: dict[str, Any] = {}
+        for name, raw in given.items():
+            spec = specs.get(name)
+            if spec is None:
+                known = ", ".join(specs) or "none"
+                raise PositionError(f"{cls.title} has no option {name!r} (options: {known})")
+            out[name] = spec.parse(raw)
+        return out
 
     # ----- construction ---------------------------------------------------
     @classmethod
@@ -105,7 +179,7 @@ class Game(ABC):
     @property
     @abstractmethod
     def to_move(self) -> int:
-        """Index (0 or 1) of the player to move."""
+        """Index (0 to players - 1) of the player to move."""
 
     @abstractmethod
     def legal_moves(self) -> list[Move]:
@@ -119,10 +193,37 @@ class Game(ABC):
     def _unapply(self, move: Move) -> None:
         """Undo `move`, the last one applied."""
 
-    @property
     @abstractmethod
+    def natural_outcome(self) -> Outcome | None:
+        """The result the board itself gives once play is over, else None."""
+
+    @property
     def outcome(self) -> Outcome | None:
-        """The result once the game is over, else None."""
+        """The result once the game is over (a forfeit first), else None."""
+        return self.ended if self.ended is not None else self.natural_outcome()
+
+    def forfeit(self, player: int, kind: Termination, reason: str) -> Outcome:
+        """End the game because `player` ran out of time or faulted; it loses.
+
+        Every other player wins; the points stay as the board has them. Games
+        whose rules score a forfeit otherwise override `forfeit_outcome`.
+        """
+        if kind not in FORFEITS:
+            raise RulesError(f"{kind.value} is not a forfeit")
+        if self.is_over:
+            raise MoveError("the game is over")
+        if not 0 <= player < self.players:
+            raise RulesError(f"there is no player {player + 1}")
+        self.ended = self.forfeit_outcome(player, kind, reason)
+        return self.ended
+
+    def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
+        winners = tuple(p for p in range(self.players) if p != player)
+        return Outcome(kind, winners, tuple(self.scores()), reason, loser=player)
+
+    def resume(self) -> None:
+        """Take back a forfeit (undo after a flag): play goes on from the same position."""
+        self.ended = None
 
     @abstractmethod
     def scores(self) -> tuple[int, ...]:
@@ -157,6 +258,28 @@ class Game(ABC):
         self._apply(move)
         self.history.append(move)
 
+    @classmethod
+    def contest_position(cls, text: str, args: Sequence[str] = ()) -> Game:
+        """The position a contest program is handed: the native text (stdin or the file
+        named by the argument) and any further arguments (Boxing's mark). By default
+        there are none."""
+        if args:
+            raise PositionError(f"{cls.title} takes no argument here, not {_short(args[0])}")
+        return cls.from_native(text)
+
+    # The whole-game protocol (Protocol.SESSION): the lines that set up a game, and a
+    # move as the jury passes it on; games with that protocol override these.
+    session_header_lines: ClassVar[int] = 0
+
+    @classmethod
+    def from_session_header(cls, lines: Sequence[str]) -> Game:
+        """The game set up by the jury's first `session_header_lines` lines."""
+        return cls.from_native("".join(line + "\n" for line in lines))
+
+    def session_move_text(self, move: Move) -> str:
+        """The move as the program writes it in a whole-game session."""
+        return self.move_text(move)
+
     def contest_reply(self, move: Move) -> str:
         """What the contest program prints after choosing `move`.
 
@@ -173,6 +296,9 @@ class Game(ABC):
         return move
 
     def undo(self) -> Move:
+        """Take the last move back (a forfeit is taken back by `resume`, not here)."""
+        if self.ended is not None:
+            raise MoveError("the game ended by a forfeit: resume it first")
         if not self.history:
             raise MoveError("there is no move to undo")
         move = self.history.pop()

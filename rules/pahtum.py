@@ -11,7 +11,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, Outcome, PositionError
+from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol
+from rules.clock import ClockKind, TimeControl
+from rules.match import SumOfMargins
+from rules.outcome import Outcome, Termination
 
 SIZE = 7
 CELLS = SIZE * SIZE
@@ -112,9 +115,15 @@ class PahTum(Game):
 
     name = "pahtum"
     title = "Pah-Tum"
-    player_names = (X, O)
-    match_length = 2
-    move_seconds = 10.0
+    tagline = "7x7 with blocked cells; runs of 3+ in a line score. A two-game match."
+    default_marks = (X, O)
+    random_start = True
+    clock = TimeControl(ClockKind.MOVE, 10.0)
+    time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 10.0),
+                     TimeControl(ClockKind.MOVE, 30.0), TimeControl(ClockKind.GAME, 300.0))
+    protocol = Protocol.STDIN
+    match_rule = SumOfMargins(length=2)
+    moves_estimate = 24
     summary = (
         "X and O take turns putting their letter on an empty square (# is blocked);\n"
         "X moves first. When the board is full, every unbroken row or column run of\n"
@@ -177,10 +186,13 @@ class PahTum(Game):
         return (self.board.count(X) + self.board.count(O)) % 2
 
     def legal_moves(self) -> list[int]:
+        if self.ended is not None:
+            return []
         return [c for c in range(CELLS) if self.board[c] == EMPTY]
 
     def is_legal(self, move: Hashable) -> bool:
-        return isinstance(move, int) and 0 <= move < CELLS and self.board[move] == EMPTY
+        return (self.ended is None and isinstance(move, int) and not isinstance(move, bool)
+                and 0 <= move < CELLS and self.board[move] == EMPTY)
 
     def _apply(self, move: Hashable) -> None:
         self.board[move] = MARKS[self.to_move]  # type: ignore[index]
@@ -188,17 +200,16 @@ class PahTum(Game):
     def _unapply(self, move: Hashable) -> None:
         self.board[move] = EMPTY  # type: ignore[index]
 
-    @property
-    def outcome(self) -> Outcome | None:
+    def natural_outcome(self) -> Outcome | None:
         if EMPTY in self.board:
             return None
         x, o = self.scores()
-        winner = 0 if x > o else 1 if o > x else None
-        if winner is None:
+        winners = (0,) if x > o else (1,) if o > x else ()
+        if not winners:
             reason = f"board full: X and O both score {x}"
         else:
-            reason = f"board full: {MARKS[winner]} wins {max(x, o)} to {min(x, o)}"
-        return Outcome(winner, (x, o), reason)
+            reason = f"board full: {MARKS[winners[0]]} wins {max(x, o)} to {min(x, o)}"
+        return Outcome(Termination.BOARD_FULL, winners, (x, o), reason)
 
     def scores(self) -> tuple[int, int]:
         return score(self.board, X), score(self.board, O)
@@ -220,15 +231,4 @@ class PahTum(Game):
         return self.board.count(EMPTY)
 
 
-def match_margins(results: list[tuple[int, int]]) -> tuple[int, int]:
-    """Sum of (own - other) per participant over a match.
-
-    `results[i]` is game i's (X points, O points); participant 0 plays X in
-    even-numbered games (0, 2, ...) and O in odd ones, sides swapping each game.
-    """
-    total = [0, 0]
-    for i, (x, o) in enumerate(results):
-        first, second = (x, o) if i % 2 == 0 else (o, x)
-        total[0] += first - second
-        total[1] += second - first
-    return total[0], total[1]
+GAME = PahTum

@@ -14,7 +14,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, Outcome, PositionError
+from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol
+from rules.clock import ClockKind, TimeControl
+from rules.match import PlainWins
+from rules.outcome import Outcome, Termination
 
 EMPTY, X, O = ".", "X", "O"  # noqa: E741
 MARKS = (X, O)
@@ -124,8 +127,14 @@ class Pousse(Game):
 
     name = "pousse"
     title = "Pousse"
-    player_names = (X, O)
-    move_seconds = 30.0
+    tagline = "Push markers in from the edges; whoever makes more straight lines wins."
+    default_marks = (X, O)
+    clock = TimeControl(ClockKind.MOVE, 30.0)
+    time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 30.0),
+                     TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 900.0))
+    protocol = Protocol.STDIN
+    match_rule = PlainWins()
+    moves_estimate = 40
     score_unit = "lines"  # straights
     summary = (
         "X and O take turns inserting a marker from an edge: L/R into a row, T/B\n"
@@ -209,12 +218,12 @@ class Pousse(Game):
         return len(self._undo) % 2
 
     def legal_moves(self) -> list[PMove]:
-        if self._outcome is not None:
+        if self.is_over:
             return []
         return [(side, i) for side in SIDES for i in range(1, self.size + 1)]
 
     def is_legal(self, move: Hashable) -> bool:
-        return (self._outcome is None and isinstance(move, tuple) and len(move) == 2
+        return (not self.is_over and isinstance(move, tuple) and len(move) == 2
                 and move[0] in SIDES and isinstance(move[1], int)
                 and 1 <= move[1] <= self.size)
 
@@ -225,14 +234,14 @@ class Pousse(Game):
         """The end rule for the configuration just reached by `mover`'s move."""
         x, o = self.scores()
         if self._seen[self._config()] > 1:
-            return Outcome(1 - mover, (x, o),
+            return Outcome(Termination.REPETITION, (1 - mover,), (x, o),
                            f"{MARKS[mover]} repeated an earlier position and loses")
         if x == o:
             return None
         winner = 0 if x > o else 1
         most = max(x, o)
-        return Outcome(winner, (x, o), f"{MARKS[winner]} wins with {most} "
-                       f"straight{'s' if most > 1 else ''} to {min(x, o)}")
+        return Outcome(Termination.STRAIGHTS, (winner,), (x, o), f"{MARKS[winner]} wins with "
+                       f"{most} straight{'s' if most > 1 else ''} to {min(x, o)}")
 
     def _apply(self, move: Hashable) -> None:
         mover = self.to_move
@@ -248,8 +257,7 @@ class Pousse(Game):
             del self._seen[config]
         self.board, self._outcome = self._undo.pop()
 
-    @property
-    def outcome(self) -> Outcome | None:
+    def natural_outcome(self) -> Outcome | None:
         return self._outcome
 
     def scores(self) -> tuple[int, int]:
@@ -289,7 +297,7 @@ class Pousse(Game):
 
     def preview(self, move: Hashable) -> PushPreview:
         """What `move` would do now (nothing is changed); MoveError if it is not legal."""
-        if self._outcome is not None:
+        if self.is_over:
             raise MoveError("the game is over")
         if not self.is_legal(move):
             raise MoveError(f"{move!r} is not a move on this board")
@@ -320,3 +328,6 @@ class Pousse(Game):
             gives_opponent_straight=after[1 - mover] > before[1 - mover],
             outcome=outcome,
         )
+
+
+GAME = Pousse
