@@ -11,8 +11,7 @@ from importlib import import_module
 
 from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, RulesError
 from rules.clock import Clock, ClockKind, TimeControl
-from rules.match import MatchPoints, MatchRule, PlainWins, SumOfMargins
-from rules.match import MatchState
+from rules.match import MatchPoints, MatchRule, MatchState, PlainWins, SumOfMargins
 from rules.outcome import Outcome, Termination
 from rules.players import DEFAULT_LEVEL, LEVELS, PlayerError, PlayerSpec
 
@@ -40,7 +39,8 @@ def get_game(name: str) -> type[Game]:
 
 
 __all__ = [
-    "DEFAULT_LEVEL", "GAMES", "LEVELS", "Clock", "MatchState", "PlayerError", "PlayerSpec", "ClockKind", "Game", "MatchPoints", "MatchRule", "MoveError",
-    "OptionSpec", "Outcome", "PlainWins", "PositionError", "Protocol", "RulesError",
-    "SumOfMargins", "Termination", "TimeControl", "canonical_name", "game_names", "get_game",
+    "DEFAULT_LEVEL", "GAMES", "LEVELS", "Clock", "ClockKind", "Game", "MatchPoints", "MatchRule",
+    "MatchState", "MoveError", "OptionSpec", "Outcome", "PlainWins", "PlayerError", "PlayerSpec",
+    "PositionError", "Protocol", "RulesError", "SumOfMargins", "Termination", "TimeControl",
+    "canonical_name", "game_names", "get_game",
 ]

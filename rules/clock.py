@@ -64,7 +64,8 @@ class TimeControl:
         try:
             clock_kind = ClockKind(kind)
         except ValueError:
-            raise ValueError(f"bad clock {text!r}: use none, move:SECONDS or game:SECONDS") from None
+            raise ValueError(
+                f"bad clock {text!r}: use none, move:SECONDS or game:SECONDS") from None
         if clock_kind is ClockKind.NONE:
             return cls.none()
         try:
