@@ -1,24 +1,38 @@
-"""The one engine interface: a `rules` position and a budget in, a move and figures out.
+"""The one engine driver: a `rules` position and a budget in, a move and figures out.
 
-Levels are budgets and settings, not separate code. A search is stopped by a
-shared flag array that the kernels poll; the Python side sets it at the
-deadline (`StopFlag.arm`) or on cancel (`StopFlag.set`).
+`Engine` runs every game's search the same way over the game's adapter
+(`ai.<name>.ADAPTER`): iterative deepening one kernel call per depth, so
+`on_info` sees each finished depth; a deadline it always arms itself, plus the
+caller's stop flag linked to it; levels as budgets; noise for weak levels; the
+adapter's root safety net. Kernels poll one int32 flag array.
 """
 
 from __future__ import annotations
 
+import random
 import threading
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from importlib import import_module
+from typing import Any
 
 import numpy as np
 
-from rules import Game, RulesError
+from ai.adapter import Adapter, Depth
+from rules import Game, MoveError, RulesError, canonical_name
+from rules.players import LEVELS
 
-LEVELS = ("easy", "medium", "hard", "max")
+__all__ = [
+    "LEVELS", "Budget", "Engine", "InfoCallback", "SearchResult", "StopFlag", "get_engine",
+    "new_engine",
+]
+
+# A depth whose search has used this share of the budget is the last one started:
+# the next costs several times as much and would not finish.
+NEXT_DEPTH_SHARE = 0.4
+# The deadline fires this much early: a loaded machine wakes the timer thread late.
+DEADLINE_MARGIN = 0.01
 
 
 @dataclass(frozen=True)
@@ -26,12 +40,13 @@ class Budget:
     """What one search may spend: wall-clock seconds, a depth cap, and noise.
 
     `noise` > 0 makes weaker levels pick at random among moves whose score is
-    within `noise` of the best, so easy play varies and makes human mistakes.
+    within `noise` of the best (in the unit of `SearchResult.score`), so easy
+    play varies and makes human mistakes.
     """
 
     seconds: float
     max_depth: int = 99
-    noise: int = 0
+    noise: float = 0
 
     def with_seconds(self, seconds: float | None) -> Budget:
         return self if seconds is None else replace(self, seconds=seconds)
@@ -48,7 +63,7 @@ class SearchResult:
     score: int = 0
     pv: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    exact: bool = False  # True when the score is proven (endgame solved)
+    exact: bool = False  # True when the score is proven (the end of the game is seen)
 
     @property
     def nps(self) -> float:
@@ -63,14 +78,24 @@ InfoCallback = Callable[[SearchResult], None]
 
 
 class StopFlag:
-    """A one-element int32 array shared with kernels: non-zero means stop now."""
+    """A one-element int32 array shared with kernels: non-zero means stop now.
+
+    Linked child flags are set with it, so a search can poll one array that
+    both its own deadline and the caller's flag set.
+    """
 
     def __init__(self) -> None:
         self.array = np.zeros(1, dtype=np.int32)
         self._timer: threading.Timer | None = None
+        self._children: list[StopFlag] = []
+        self._lock = threading.Lock()
 
     def set(self) -> None:
-        self.array[0] = 1
+        with self._lock:
+            self.array[0] = 1
+            children = list(self._children)
+        for child in children:
+            child.set()
 
     def clear(self) -> None:
         self.disarm()
@@ -79,6 +104,19 @@ class StopFlag:
     @property
     def is_set(self) -> bool:
         return bool(self.array[0])
+
+    def link(self, child: StopFlag) -> None:
+        """Set `child` whenever this flag is set (at once if it already is)."""
+        with self._lock:
+            self._children.append(child)
+            already = bool(self.array[0])
+        if already:
+            child.set()
+
+    def unlink(self, child: StopFlag) -> None:
+        with self._lock:
+            if child in self._children:
+                self._children.remove(child)
 
     def arm(self, seconds: float) -> None:
         """Set the flag after `seconds` (the deadline), from a daemon timer."""
@@ -93,85 +131,189 @@ class StopFlag:
             self._timer = None
 
 
-class Engine(ABC):
-    """Chooses moves for one game; one instance may be reused for many searches."""
+class Engine:
+    """Chooses moves for one game over its adapter; reusable for many searches.
 
-    game_name: str
-    levels: dict[str, Budget]
+    Searches on one instance run one at a time (the adapter's tables are shared);
+    the time spent waiting for another search counts against the budget.
+    """
 
-    @abstractmethod
-    def search(
-        self,
-        game: Game,
-        budget: Budget,
-        stop: StopFlag | None = None,
-        on_info: InfoCallback | None = None,
-    ) -> SearchResult:
-        """Best move for the side to move in `game` (which must not be over)."""
+    def __init__(self, adapter: Adapter) -> None:
+        self.adapter = adapter
+        self.game_class = adapter.game_class
+        self.game_name: str = adapter.game_class.name
+        self.levels: dict[str, Budget] = dict(adapter.levels)
+        self.bench_budget: Budget = adapter.bench_budget
+        self._lock = threading.Lock()
+        self._rng = random.Random()
 
-    @abstractmethod
-    def warm_up(self) -> None:
-        """Compile or load the kernels (slow the first time; call off the UI thread)."""
-
-    @abstractmethod
-    def perft(self, game: Game, depth: int) -> list[int]:
-        """Leaf counts for depths 1..`depth` through the kernels.
-
-        perft(d) counts the move sequences of exactly d moves from `game`; a
-        line that ends the game early contributes nothing to deeper counts.
-        """
-
-    @abstractmethod
-    def bench_positions(self) -> list[Game]:
-        """The fixed positions `arena bench` searches (same every run)."""
-
-    bench_budget: Budget = Budget(seconds=3600.0, max_depth=6)
-
-    def bench_endgames(self) -> tuple[list[Game], float]:
-        """Positions the engine must solve exactly within the given seconds (none by default)."""
-        return [], 0.0
-
+    # ----- levels -------------------------------------------------------------
     def budget(self, level: str, seconds: float | None = None) -> Budget:
         if level not in self.levels:
-            raise RulesError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+            raise RulesError(f"unknown level {level!r}; levels: {', '.join(self.levels)}")
         return self.levels[level].with_seconds(seconds)
 
     def choose(self, game: Game, level: str = "hard", seconds: float | None = None) -> SearchResult:
-        """Search with a level's budget, the deadline enforced through a stop flag."""
-        budget = self.budget(level, seconds)
-        stop = StopFlag()
-        stop.arm(budget.seconds)
+        """Search with a level's budget (`seconds` overrides its time)."""
+        return self.search(game, self.budget(level, seconds))
+
+    # ----- search -------------------------------------------------------------
+    def _check(self, game: Game, doing: str = "play") -> None:
+        if not isinstance(game, self.game_class):
+            raise RulesError(f"the {self.game_class.title} engine cannot {doing} "
+                             f"{getattr(game, 'title', type(game).__name__)}")
+
+    def search(self, game: Game, budget: Budget, stop: StopFlag | None = None,
+               on_info: InfoCallback | None = None) -> SearchResult:
+        """Best move for the player to move; ends within `budget.seconds` (plus the
+        kernels' polling latency) whether or not `stop` is given; `stop.set()` ends
+        it early. MoveError if the game is over, RulesError if it is another game."""
+        start = time.perf_counter()
+        self._check(game)
+        if game.is_over:
+            raise MoveError("the game is over")
+        flag = StopFlag()
+        flag.arm(budget.seconds - min(DEADLINE_MARGIN, budget.seconds / 10))
+        if stop is not None:
+            stop.link(flag)
         try:
-            return self.search(game, budget, stop)
+            with self._lock:
+                return self._search(game, budget, flag, on_info, start)
         finally:
-            stop.disarm()
+            flag.disarm()
+            if stop is not None:
+                stop.unlink(flag)
+
+    def _search(self, game: Game, budget: Budget, flag: StopFlag,
+                on_info: InfoCallback | None, start: float) -> SearchResult:
+        adapter = self.adapter
+        pos = adapter.load(game)
+        last: Depth | None = None
+        result: SearchResult | None = None
+        nodes = depth = 0
+        while not flag.is_set:
+            nxt = adapter.next_depth(pos, depth, budget)
+            if nxt is None:
+                break
+            found = adapter.search_depth(pos, nxt, flag.array, False)
+            nodes += found.nodes
+            if not found.completed:
+                break  # stopped mid-depth: keep the last completed one
+            depth, last = nxt, found
+            result = self._result(game, pos, found, depth, nodes, start)
+            if on_info is not None:
+                on_info(result)
+            if found.exact or time.perf_counter() - start > NEXT_DEPTH_SHARE * budget.seconds:
+                break
+        noisy: dict[int, float] | None = None
+        if budget.noise > 0 and last is not None and not flag.is_set:
+            rescored = adapter.search_depth(pos, depth, flag.array, True)
+            nodes += rescored.nodes
+            if rescored.completed:
+                noisy = rescored.scores
+        chosen = self._choose(pos, last, noisy, budget.noise)
+        if result is None or last is None or chosen != last.move:
+            result = self._other(game, pos, chosen, depth, last, noisy)
+        result.nodes = nodes
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def _choose(self, pos: Any, last: Depth | None, noisy: dict[int, float] | None,
+                noise: float) -> int:
+        """The search's move, within the adapter's candidates; at random among those
+        within `noise` of the best when noise is on."""
+        pool = self.adapter.candidates(pos) or self.adapter.root_moves(pos)
+        if last is None:
+            return pool[0]
+        if noisy is not None:
+            top = max(noisy[m] for m in pool)
+            return self._rng.choice([m for m in pool if top - noisy[m] <= noise])
+        if last.move in pool:
+            return last.move
+        return max(pool, key=lambda m: last.scores.get(m, -np.inf))
+
+    def _text(self, game: Game, pos: Any, code: int) -> str:
+        return game.move_text(self.adapter.to_move(pos, code))
+
+    def _result(self, game: Game, pos: Any, found: Depth, depth: int, nodes: int,
+                start: float) -> SearchResult:
+        line = self.adapter.pv(pos, found.move, depth) or [found.move]
+        return SearchResult(
+            move=self.adapter.to_move(pos, found.move),
+            move_text=self._text(game, pos, found.move), depth=depth, nodes=nodes,
+            score=found.score, pv=[self._text(game, pos, m) for m in line],
+            seconds=time.perf_counter() - start, exact=found.exact)
+
+    def _other(self, game: Game, pos: Any, chosen: int, depth: int, last: Depth | None,
+               noisy: dict[int, float] | None) -> SearchResult:
+        """The result for a move other than the search's best (noise, safety net)."""
+        scores = noisy if noisy is not None else (last.scores if last else {})
+        value = scores.get(chosen)
+        return SearchResult(
+            move=self.adapter.to_move(pos, chosen), move_text=self._text(game, pos, chosen),
+            depth=depth, score=0 if value is None else round(value),
+            pv=[self._text(game, pos, chosen)],
+            exact=value is not None and self.adapter.proven(pos, depth, value))
+
+    def score_moves(self, game: Game, depth: int) -> dict[Hashable, float]:
+        """Exact values at `depth` of the moves the engine may choose among (what noise
+        picks from), in the unit of `SearchResult.score`."""
+        self._check(game)
+        if game.is_over:
+            raise MoveError("the game is over")
+        with self._lock:
+            pos = self.adapter.load(game)
+            found = self.adapter.search_depth(pos, depth, np.zeros(1, np.int32), True)
+            pool = self.adapter.candidates(pos) or self.adapter.root_moves(pos)
+            return {self.adapter.to_move(pos, m): found.scores[m] for m in pool}
+
+    # ----- tools --------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Compile or load every kernel (slow the first time; call off the UI thread).
+
+        The searches run on scratch tables so they leave this engine's ordering alone.
+        """
+        scratch = Engine(self.adapter.scratch())
+        for game, budget in self.adapter.warm_up_searches():
+            self.perft(game, 2)
+            scratch.search(game, budget)
+
+    def perft(self, game: Game, depth: int) -> list[int]:
+        """Leaf counts for depths 1..`depth` through the kernels.
+
+        perft(d) counts the move sequences of exactly d moves from `game`; a line
+        that ends the game early contributes nothing to deeper counts.
+        """
+        self._check(game, "count")
+        if depth <= 0:
+            return []
+        if game.is_over:
+            return [0] * depth
+        return self.adapter.perft(game, depth)
+
+    def bench_positions(self) -> list[Game]:
+        """The fixed positions `arena bench` searches (the same every run)."""
+        return self.adapter.bench_positions()
+
+    def bench_endgames(self) -> tuple[list[Game], float]:
+        """Positions the engine must solve exactly within the given seconds (maybe none)."""
+        return self.adapter.bench_endgames()
 
 
-_ENGINES: dict[str, tuple[str, str]] = {
-    "pahtum": ("ai.pahtum_engine", "PahTumEngine"),
-    "pousse": ("ai.pousse_engine", "PousseEngine"),
-}
 _instances: dict[str, Engine] = {}
 _lock = threading.Lock()
 
 
+def new_engine(game_name: str, **options: Any) -> Engine:
+    """A fresh engine with its own tables (`options` go to the adapter, e.g. tt_bits)."""
+    name = canonical_name(game_name)
+    return Engine(import_module(f"ai.{name}").ADAPTER(**options))
+
+
 def get_engine(game_name: str) -> Engine:
-    """The (shared) engine for a game; imports its kernels on first use."""
+    """The shared engine for a game; imports its kernels on first use."""
+    name = canonical_name(game_name)
     with _lock:
-        if game_name not in _instances:
-            if game_name not in _ENGINES:
-                raise RulesError(f"no engine for game {game_name!r}")
-            module, cls = _ENGINES[game_name]
-            _instances[game_name] = getattr(import_module(module), cls)()
-        return _instances[game_name]
-
-
-class Timer:
-    """Wall-clock seconds since creation."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-
-    @property
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+        if name not in _instances:
+            _instances[name] = new_engine(name)
+        return _instances[name]

@@ -19,8 +19,8 @@ AI_DIR = Path(__file__).resolve().parent
 
 def source_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted(AI_DIR.glob("*.py")):
-        digest.update(path.name.encode())
+    for path in sorted(AI_DIR.rglob("*.py")):
+        digest.update(path.relative_to(AI_DIR).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
@@ -51,6 +51,12 @@ def configure() -> Path:
 
 
 def is_compiled(game_name: str) -> bool:
-    """Whether a game's kernels are already in the cache (else the next use compiles them)."""
+    """Whether a game's kernels are already in the cache (else the next use compiles them).
+
+    Numba keeps a module's index files (`kernels.<function>-<line>.py311.nbi`) in a
+    folder named after the source folder and a SHA-1 of its path: `<game>_<sha1>`.
+    """
     folder = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir())
-    return folder.is_dir() and any(folder.rglob(f"{game_name}_kernels.*.nbi"))
+    source = str(AI_DIR / game_name)
+    sub = folder / f"{game_name}_{hashlib.sha1(source.encode()).hexdigest()}"
+    return sub.is_dir() and any(sub.glob("kernels.*.nbi"))

@@ -1,12 +1,14 @@
-"""Strength measurement: players of a game meet in games or matches; wins are counted.
+"""Strength measurement for every game: two players meet in games or matches.
 
-    python -m ai.strength pahtum hard random --games 20
-    python -m ai.strength pahtum max medium --matches 20
+    python -m ai.strength GAME A B [--games N] [--matches N] [--seed S]
+                         [--seconds-a F] [--seconds-b F] [--opt name=value ...]
 
-A player is a function from a game (not over) to a legal move. `PLAYERS` maps
-each game name to its player factories; engine levels work for every game with
-an engine. Game-specific players and match scoring live in clearly separated
-per-game functions (`pahtum_*`) registered in `PLAYERS` and `MATCH_RESULT`.
+A player is `random`, `greedy` or an engine level (each engine player has its
+own engine, so one side's tables never help the other). A plays one seat, B
+every other one. Games count by their outcome (winners or a draw), matches by
+the game's match rule; the seats rotate each game. Every start is played once
+from each seat; a game without a random start begins with two seeded random
+moves that do not end it, so deterministic engines still meet in varied games.
 """
 
 from __future__ import annotations
@@ -15,190 +17,256 @@ import argparse
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from ai.engine import LEVELS, Engine, get_engine
-from rules import Game, get_game
+from ai.engine import LEVELS, new_engine
+from rules import Game, MatchState, Outcome, RulesError, get_game
+from rules.match import mark_of
 
 Player = Callable[[Game], Hashable]
-PlayerFactory = Callable[[random.Random, float | None], Player]
+PlayerFactory = Callable[[str, random.Random, float | None], Player]
+OPENING_MOVES = 2  # random moves that vary the start of a game without a random start
 
 
-# ----- generic players --------------------------------------------------------
-def random_player(rng: random.Random, seconds: float | None = None) -> Player:
+# ----- players -----------------------------------------------------------------
+def random_player(game_name: str, rng: random.Random, seconds: float | None = None) -> Player:
     """Any legal move, uniformly."""
     return lambda game: rng.choice(game.legal_moves())
 
 
-def engine_player(level: str) -> PlayerFactory:
-    """The game's engine at `level`; `seconds` overrides the level's time.
-
-    Each player gets its own engine instance so one side's transposition table
-    never helps the other.
-    """
-
-    def make(rng: random.Random, seconds: float | None = None) -> Player:
-        engines: dict[str, Engine] = {}
-
-        def play(game: Game) -> Hashable:
-            if game.name not in engines:
-                engines[game.name] = type(get_engine(game.name))()
-            return engines[game.name].choose(game, level, seconds).move
-
-        return play
-
-    return make
+def wins_at_once(game: Game) -> list[Hashable]:
+    """The moves after which the player to move has won."""
+    me, found = game.to_move, []
+    for move in game.legal_moves():
+        game.play(move)
+        if game.outcome is not None and game.outcome.won(me):
+            found.append(move)
+        game.undo()
+    return found
 
 
-# ----- Pah-Tum specifics ------------------------------------------------------
-def pahtum_greedy(rng: random.Random, seconds: float | None = None) -> Player:
-    """One-move lookahead: maximise own minus opponent's running score; ties at random."""
+def margin(game: Game, player: int) -> int:
+    """Own running score minus the best other player's."""
+    scores = game.scores()
+    return scores[player] - max(s for p, s in enumerate(scores) if p != player)
+
+
+def greedy_player(game_name: str, rng: random.Random, seconds: float | None = None) -> Player:
+    """One-move lookahead for any game: win at once if possible; else avoid moves that end
+    the game without a win and moves that let the next player win at once; among the rest
+    the best own-minus-best-other score; ties at random (any move when none is safe)."""
 
     def play(game: Game) -> Hashable:
+        wins = wins_at_once(game)
+        if wins:
+            return rng.choice(wins)
         me = game.to_move
         best: list[Hashable] = []
         best_value = None
         for move in game.legal_moves():
             game.play(move)
-            scores = game.scores()
+            safe = not game.is_over and not wins_at_once(game)
+            value = margin(game, me)
             game.undo()
-            value = scores[me] - scores[1 - me]
+            if not safe:
+                continue
             if best_value is None or value > best_value:
                 best, best_value = [move], value
             elif value == best_value:
                 best.append(move)
-        return rng.choice(best)
+        return rng.choice(best or game.legal_moves())
 
     return play
 
 
-def pahtum_match_result(games: Sequence[Game]) -> tuple[int, int]:
-    """Match margins (first player, second player): the larger sum of margins wins."""
-    from rules.pahtum import match_margins
+def engine_player(level: str) -> PlayerFactory:
+    """The game's engine at `level`, its own instance; `seconds` overrides the level's time."""
 
-    return match_margins([g.scores() for g in games])  # type: ignore[misc]
+    def make(game_name: str, rng: random.Random, seconds: float | None = None) -> Player:
+        engine = new_engine(game_name)
+        engine.budget(level)  # an unknown level fails here, not in the first game
+        return lambda game: engine.choose(game, level, seconds).move
 
-
-def game_margin(game: Game) -> tuple[int, int]:
-    """Points margin per player of one finished game (winner +1 when there are no points)."""
-    outcome = game.outcome
-    assert outcome is not None
-    if len(outcome.points) == 2:
-        a, b = outcome.points
-        return a - b, b - a
-    if outcome.winner is None:
-        return 0, 0
-    return (1, -1) if outcome.winner == 0 else (-1, 1)
+    return make
 
 
-PLAYERS: dict[str, dict[str, PlayerFactory]] = {
-    "pahtum": {"random": random_player, "greedy": pahtum_greedy},
-}
-MATCH_RESULT: dict[str, Callable[[Sequence[Game]], tuple[int, int]]] = {
-    "pahtum": pahtum_match_result,
+PLAYERS: dict[str, PlayerFactory] = {
+    "random": random_player, "greedy": greedy_player,
+    **{level: engine_player(level) for level in LEVELS},
 }
 
 
-def players_for(game_name: str) -> dict[str, PlayerFactory]:
-    """Every player of a game: its own plus the engine levels."""
-    table = {"random": random_player, **PLAYERS.get(game_name, {})}
-    table.update({level: engine_player(level) for level in LEVELS})
-    return table
-
-
-# ----- playing ----------------------------------------------------------------
-def play_game(game: Game, players: Sequence[Player]) -> Game:
-    """Plays `game` to the end, `players[i]` moving for player index i; returns it."""
-    while not game.is_over:
-        game.play(players[game.to_move](game))
-    return game
-
-
+# ----- tallies ----------------------------------------------------------------
 @dataclass
 class Tally:
+    """A's results: wins, losses and draws, and the match rule's standing of A and B
+    (B's is the best of the other seats' in each game or match)."""
+
     wins: int = 0
     losses: int = 0
     draws: int = 0
+    standing: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    results: list[tuple[int, Outcome]] = field(default_factory=list)  # (A's seat, outcome)
 
-    def add(self, margin: int) -> None:
-        if margin > 0:
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def add(self, result: int, a: float, b: float) -> None:
+        """`result` > 0 a win for A, < 0 a loss, 0 a draw; `a`, `b` add to the standing."""
+        if result > 0:
             self.wins += 1
-        elif margin < 0:
+        elif result < 0:
             self.losses += 1
         else:
             self.draws += 1
+        self.standing[0] += a
+        self.standing[1] += b
 
     def __str__(self) -> str:
-        return f"{self.wins} wins, {self.losses} losses, {self.draws} draws"
+        a, b = self.standing
+        return (f"{self.wins} wins, {self.losses} losses, {self.draws} draws "
+                f"(standing {a:g} to {b:g})")
 
 
-def run_games(game_name: str, a: Player, b: Player, games: int, seed: int,
+def game_result(outcome: Outcome, seat: int) -> int:
+    """+1 when `seat` won, 0 for a draw, -1 otherwise."""
+    if outcome.is_draw:
+        return 0
+    return 1 if outcome.won(seat) else -1
+
+
+# ----- playing ----------------------------------------------------------------
+def start_position(cls: type[Game], options: dict[str, Any], seed: int) -> Game:
+    """A seeded start; games without a random start get seeded opening moves."""
+    game = cls.new(options, seed=seed)
+    if cls.random_start:
+        return game
+    game.advance(random.Random(seed), OPENING_MOVES)
+    return game
+
+
+def play_game(game: Game, seats: Sequence[Player]) -> Outcome:
+    """Plays `game` to the end, `seats[i]` moving for player i; returns the outcome."""
+    while not game.is_over:
+        game.play(seats[game.to_move](game))
+    assert game.outcome is not None
+    return game.outcome
+
+
+def lineup(a: Player, others: Sequence[Player], rotation: int) -> list[Player]:
+    """Participant p of the rotation plays seat mark_of(p, rotation, n); A is participant 0."""
+    participants = [a, *others]
+    n = len(participants)
+    seats: list[Player] = [a] * n
+    for p, player in enumerate(participants):
+        seats[mark_of(p, rotation, n)] = player
+    return seats
+
+
+def run_games(game_name: str, a: Player, others: Sequence[Player], games: int, seed: int,
+              options: dict[str, Any] | None = None,
               log: Callable[[str], None] = print) -> Tally:
-    """`games` single games on fresh seeded starts; `a` moves first in even-numbered games."""
+    """`games` single games; each seeded start is played once from each of A's seats."""
     cls = get_game(game_name)
+    n = 1 + len(others)
+    rule = cls.match_rule
     tally = Tally()
     for i in range(games):
-        game = cls.new(seed=seed + i // 2)  # each start is played once from each side
-        first = i % 2 == 0
-        play_game(game, (a, b) if first else (b, a))
-        margin = game_margin(game)[0 if first else 1]
-        tally.add(margin)
-        log(f"game {i + 1}: {'first' if first else 'second'}, margin {margin:+d} -> {tally}")
+        game = start_position(cls, options or {}, seed + i // n)
+        seat = mark_of(0, i, n)
+        outcome = play_game(game, lineup(a, others, i))
+        tally.results.append((seat, outcome))
+        scores = rule.game_scores(outcome)
+        tally.add(game_result(outcome, seat), scores[seat],
+                  max(s for p, s in enumerate(scores) if p != seat))
+        log(f"game {i + 1}: A as {game.marks[seat]}, {len(game.history)} moves, "
+            f"{outcome.kind.label} ({outcome.reason}) -> {tally}")
     return tally
 
 
-def run_matches(game_name: str, a: Player, b: Player, matches: int, seed: int,
+def run_matches(game_name: str, a: Player, others: Sequence[Player], matches: int, seed: int,
+                options: dict[str, Any] | None = None,
                 log: Callable[[str], None] = print) -> Tally:
-    """Matches of `match_length` games on one start, sides swapped each game."""
+    """Matches scored by the game's match rule, the seats rotating each game of a match;
+    each seeded start serves one match per rotation of the first seat."""
     cls = get_game(game_name)
-    decide = MATCH_RESULT.get(game_name)
+    n = 1 + len(others)
     tally = Tally()
     for i in range(matches):
-        start = cls.new(seed=seed + i)
-        played = []
-        for j in range(max(2, cls.match_length)):
+        start = start_position(cls, options or {}, seed + i // n)
+        state = MatchState(cls.match_rule, n)
+        for g in range(state.length):
             game = start.copy()
-            play_game(game, (a, b) if j % 2 == 0 else (b, a))
-            played.append(game)
-        if decide is not None:
-            margin = decide(played)[0]
-        else:
-            margin = sum(game_margin(g)[j % 2] for j, g in enumerate(played))
-        tally.add(margin)
-        log(f"match {i + 1}: margin {margin:+d} -> {tally}")
+            state.results.append(play_game(game, lineup(a, others, i + g)))
+            tally.results.append((mark_of(0, i + g, n), state.results[-1]))
+        shift = mark_of(0, i, n)  # which match participant A is
+        standing = state.standing()
+        own = standing[shift]
+        best_other = max(s for p, s in enumerate(standing) if p != shift)
+        leaders = state.rule.leaders(standing)
+        result = (1 if leaders == [shift] else 0) if shift in leaders else -1
+        tally.add(result, own, best_other)
+        log(f"match {i + 1}: A {state.rule.number(own)}, B {state.rule.number(best_other)} "
+            f"-> {tally}")
     return tally
+
+
+def parse_opts(cls: type[Game], raw: Sequence[str]) -> dict[str, Any]:
+    """`name=value` texts as the game's checked options."""
+    given: dict[str, str] = {}
+    for item in raw:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"--opt wants name=value, not {item!r}")
+        given[name.strip()] = value
+    return cls.parse_options(given)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m ai.strength",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("game")
-    parser.add_argument("a", help="player: random, a game's own players, or an engine level")
+    parser.add_argument("a", help=f"player: {', '.join(PLAYERS)}")
     parser.add_argument("b")
-    parser.add_argument("--games", type=int, default=0, help="single games, sides alternating")
-    parser.add_argument("--matches", type=int, default=0, help="matches (two games per start)")
+    parser.add_argument("--games", type=int, default=0, help="single games, seats rotating")
+    parser.add_argument("--matches", type=int, default=0, help="matches by the game's rule")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seconds-a", type=float, default=None, help="override a's move time")
-    parser.add_argument("--seconds-b", type=float, default=None, help="override b's move time")
+    parser.add_argument("--seconds-a", type=float, default=None, help="override A's move time")
+    parser.add_argument("--seconds-b", type=float, default=None, help="override B's move time")
+    parser.add_argument("--opt", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option, e.g. size=7 (repeatable)")
     args = parser.parse_args(argv)
-    table = players_for(args.game)
     for name in (args.a, args.b):
-        if name not in table:
-            parser.error(f"unknown player {name!r}; players: {', '.join(table)}")
+        if name not in PLAYERS:
+            parser.error(f"unknown player {name!r}; players: {', '.join(PLAYERS)}")
+    try:
+        cls = get_game(args.game)
+        options = parse_opts(cls, args.opt)
+    except RulesError as err:
+        parser.error(str(err))
     rng = random.Random(args.seed)
-    a = table[args.a](rng, args.seconds_a)
-    b = table[args.b](rng, args.seconds_b)
+    a = PLAYERS[args.a](cls.name, rng, args.seconds_a)
+    seats = cls.player_count[0]
+    others = [PLAYERS[args.b](cls.name, rng, args.seconds_b) for _ in range(seats - 1)]
     if args.a in LEVELS or args.b in LEVELS:
-        get_engine(args.game).warm_up()
-    start = time.perf_counter()
-    print(f"{args.game}: {args.a} vs {args.b}")
+        new_engine(cls.name, tt_bits=10).warm_up()
+    began = time.perf_counter()
+    shown = "".join(f" {k}={v}" for k, v in options.items())
+    print(f"{cls.name}{shown}: {args.a} vs {args.b}", flush=True)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
     if args.games:
-        tally = run_games(args.game, a, b, args.games, args.seed)
+        tally = run_games(cls.name, a, others, args.games, args.seed, options, log)
         print(f"{args.a} vs {args.b} over {args.games} games: {tally}")
     if args.matches:
-        tally = run_matches(args.game, a, b, args.matches, args.seed)
-        print(f"{args.a} vs {args.b} over {args.matches} matches: {tally}")
-    print(f"{time.perf_counter() - start:.0f} s")
+        tally = run_matches(cls.name, a, others, args.matches, args.seed, options, log)
+        print(f"{args.a} vs {args.b} over {args.matches} matches ({cls.match_rule.title}): "
+              f"{tally}")
+    print(f"{time.perf_counter() - began:.0f} s")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The Pah-Tum engine: optimal endgames, stopping, levels and search reports."""
+"""Pah-Tum's engine facts: optimal endgames, the exact-solve jump, a forced block."""
 
 from __future__ import annotations
 
@@ -9,17 +9,16 @@ from functools import cache
 
 import pytest
 
-from ai.engine import LEVELS, Budget, SearchResult, StopFlag, get_engine
-from ai.pahtum_engine import PahTumEngine
+from ai.engine import Budget, Engine, SearchResult, StopFlag, get_engine, new_engine
+from ai.pahtum.adapter import EXACT_EMPTIES, exact_empties
 from rules.pahtum import PahTum
 
 SEED_IN_PROGRESS = "XO-OXX-\n------+\n---+-O-\nO------\n--++---\n--XXXX-\n+X-OOOO\n"
 
 
 @pytest.fixture(scope="module")
-def engine() -> PahTumEngine:
+def engine() -> Engine:
     eng = get_engine("pahtum")
-    assert isinstance(eng, PahTumEngine)
     eng.warm_up()
     return eng
 
@@ -58,7 +57,7 @@ def brute_force(game: PahTum) -> dict[int, int]:
 
 
 @pytest.mark.parametrize(("seed", "empties"), [(1, 6), (2, 8), (3, 8), (4, 10), (5, 10)])
-def test_endgame_move_is_optimal(engine: PahTumEngine, seed: int, empties: int) -> None:
+def test_endgame_move_is_optimal(engine: Engine, seed: int, empties: int) -> None:
     game = endgame(seed, empties)
     values = brute_force(game)
     result = engine.search(game, Budget(seconds=30.0))
@@ -67,66 +66,60 @@ def test_endgame_move_is_optimal(engine: PahTumEngine, seed: int, empties: int) 
     assert result.score == max(values.values())
 
 
+def test_noisy_exact_scores_are_the_true_values(engine: Engine) -> None:
+    game = endgame(6, 8)
+    values = brute_force(game)
+    scored = engine.score_moves(game, game.empty_count())
+    assert scored == {move: float(v) for move, v in values.items()}
+
+
+def test_search_jumps_to_the_exact_solve_after_two_plies(engine: Engine) -> None:
+    seconds = 2.0
+    empties = exact_empties(seconds)
+    assert (seconds, empties) in EXACT_EMPTIES
+    game = endgame(7, empties)
+    infos: list[SearchResult] = []
+    result = engine.search(game, Budget(seconds), on_info=infos.append)
+    assert [r.depth for r in infos] == [1, 2, empties]
+    assert result.exact and not infos[1].exact
+    # one empty more than the budget solves: plain deepening, no jump
+    deeper = endgame(7, empties + 1)
+    infos.clear()
+    engine.search(deeper, Budget(seconds, max_depth=4), on_info=infos.append)
+    assert [r.depth for r in infos] == [1, 2, 3, 4]
+
+
+def test_stop_during_an_exact_solve(engine: Engine) -> None:
+    """A big endgame under a long budget is solved exactly: the flag still ends it."""
+    game = endgame(12, exact_empties(600.0))
+    stop = StopFlag()
+    timer = threading.Timer(0.3, stop.set)
+    began = time.perf_counter()
+    timer.start()
+    result = engine.search(game, Budget(600.0), stop)
+    elapsed = time.perf_counter() - began
+    timer.join()
+    assert game.is_legal(result.move)
+    if not result.exact:  # cut during the solve: the depth-2 result stands
+        assert result.depth == 2 and elapsed < 0.3 + 0.05, f"{elapsed:.3f} s"
+
+
 def test_engine_finds_a_forced_block() -> None:
     # O owns A1-A4 with A5-A7 open: unless X blocks A5, O makes 5 then threatens 6
     game = PahTum.from_native("OOOO---\nX-X----\n-------\n----X--\n-------\n-X-----\n------+\n")
-    eng = PahTumEngine(tt_bits=16)
-    result = eng.search(game, Budget(seconds=5.0, max_depth=3))
+    result = new_engine("pahtum", tt_bits=16).search(game, Budget(seconds=5.0, max_depth=3))
     assert result.move_text == "A5"
 
 
-def test_stop_flag_ends_a_search_quickly(engine: PahTumEngine) -> None:
-    """Design target: 100 ms after the flag; asserted at 250 ms to avoid flaky timing."""
-    game = PahTum.new({"blocks": "1"}, seed=3)
-    stop = StopFlag()
-    set_at: list[float] = []
-
-    def fire() -> None:
-        set_at.append(time.perf_counter())
-        stop.set()
-
-    timer = threading.Timer(0.5, fire)
-    timer.start()
-    result = engine.search(game, Budget(seconds=600.0), stop)
-    done = time.perf_counter()
-    timer.join()
-    assert set_at, "the search ended before the flag: make the position harder"
-    assert done - set_at[0] < 0.25
-    assert game.is_legal(result.move)
-    assert result.depth >= 1
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_levels_return_legal_moves(engine: PahTumEngine, level: str) -> None:
-    game = PahTum.new(seed=8)
-    for _ in range(2):
-        game.play(game.legal_moves()[len(game.legal_moves()) // 2])
-    result = engine.choose(game, level, seconds=0.3)
-    assert game.is_legal(result.move)
-    assert result.move_text == game.move_text(result.move)
-
-
-def test_on_info_reports_increasing_depths(engine: PahTumEngine) -> None:
-    game = PahTum.new({"blocks": "9"}, seed=4)
-    infos: list[SearchResult] = []
-    result = engine.search(game, Budget(seconds=30.0, max_depth=4), on_info=infos.append)
-    depths = [r.depth for r in infos]
-    assert depths == [1, 2, 3, 4]
-    assert result.depth == 4
-    assert all(r.pv and r.pv[0] == r.move_text for r in infos)
-    assert all(a.nodes <= b.nodes for a, b in zip(infos, infos[1:], strict=False))
-
-
-def test_imported_position_with_letters(engine: PahTumEngine) -> None:
+def test_imported_position_with_letters(engine: Engine) -> None:
     game = PahTum.from_native(SEED_IN_PROGRESS)
     result = engine.search(game, Budget(seconds=0.5, max_depth=3))
     assert game.is_legal(result.move)
-    # pv is a playable line
     line = game.copy()
     line.replay(result.pv)
 
 
-def test_concurrent_searches_wait_for_each_other(engine: PahTumEngine) -> None:
+def test_concurrent_searches_wait_for_each_other(engine: Engine) -> None:
     game = PahTum.new({"blocks": "5"}, seed=6)
     results: list[SearchResult] = []
     threads = [threading.Thread(target=lambda: results.append(
@@ -139,14 +132,10 @@ def test_concurrent_searches_wait_for_each_other(engine: PahTumEngine) -> None:
     assert all(game.is_legal(r.move) for r in results)
 
 
-def test_bench_positions_are_fixed(engine: PahTumEngine) -> None:
+def test_bench_positions_and_endgames_are_fixed(engine: Engine) -> None:
     a = [g.to_native() for g in engine.bench_positions()]
     b = [g.to_native() for g in engine.bench_positions()]
     assert a == b and len(a) >= 3
     assert len({g.empty_count() for g in engine.bench_positions()}) > 1
-
-
-def test_searching_a_finished_game_is_refused(engine: PahTumEngine) -> None:
-    game = endgame(9, 0)
-    with pytest.raises(ValueError):
-        engine.search(game, Budget(seconds=1.0))
+    games, seconds = engine.bench_endgames()
+    assert seconds > 0 and all(g.empty_count() == 14 for g in games)

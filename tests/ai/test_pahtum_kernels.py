@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import itertools
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ai import pahtum_kernels as K
-from ai.numba_cache import is_compiled
-from ai.pahtum_engine import PahTumEngine, board_bits
-from ai.pahtum_kernels import EXPECT_P
+from ai.engine import new_engine
+from ai.pahtum import kernels as K
+from ai.pahtum.adapter import board_bits
+from ai.pahtum.kernels import EXPECT_P
 from ai.perft import reference_perft
 from rules.pahtum import CELLS, LINES, PahTum, score
 
@@ -67,7 +64,7 @@ def test_perft_matches_reference(seed: int, plies: int, depth: int) -> None:
     game = PahTum.new({"blocks": "11"}, seed=seed)
     for _ in range(min(plies, game.empty_count() - 4)):
         game.play(rng.choice(game.legal_moves()))
-    assert PahTumEngine(tt_bits=10).perft(game, depth) == reference_perft(game, depth)
+    assert new_engine("pahtum", tt_bits=10).perft(game, depth) == reference_perft(game, depth)
 
 
 def test_perft_stops_at_the_end_of_the_game() -> None:
@@ -77,29 +74,6 @@ def test_perft_stops_at_the_end_of_the_game() -> None:
     xb, ob, bl = board_bits(game)
     assert list(K.perft(xb, ob, bl, 5)) == [3, 6, 6, 0, 0] == reference_perft(game, 5)
 
-
-
-CACHED_RUN = """
-from ai.pahtum_engine import PahTumEngine
-from rules.pahtum import PahTum
-engine = PahTumEngine(tt_bits=10)
-game = PahTum.new({"blocks": "15"}, seed=2)
-print(engine.search(game, engine.budget("easy", 5.0)).move, engine.perft(game, 2))
-"""
-
-
-def test_kernels_load_from_the_numba_cache() -> None:
-    """Numba's cache crashes on load if a recursive call needs a cast (numba issue 6713):
-    run the kernels in fresh processes, the second one certainly loading cached code."""
-    root = Path(__file__).resolve().parents[2]
-    outputs = []
-    for _ in range(2):
-        proc = subprocess.run([sys.executable, "-c", CACHED_RUN], cwd=root, capture_output=True,
-                              text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        outputs.append(proc.stdout)
-    assert outputs[0].strip() and outputs[1].strip()
-    assert is_compiled("pahtum") and not is_compiled("nosuchgame")
 
 
 def expected_line_points(line: str, mark: str, p: float) -> float:

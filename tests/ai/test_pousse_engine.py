@@ -1,16 +1,16 @@
-"""The Pousse engine: forced wins, the one-move safety net, stopping, info, bench."""
+"""Pousse's engine facts: forced wins, the one-move safety net, levels, strength counting."""
 
 from __future__ import annotations
 
-import threading
-import time
+import random
 from collections.abc import Hashable
 
 import pytest
 
-from ai import pousse_kernels as pk
-from ai.engine import Budget, SearchResult, StopFlag, get_engine
-from ai.pousse_engine import PousseEngine
+from ai.engine import Budget, Engine, new_engine
+from ai.pousse import kernels as pk
+from ai.strength import random_player, run_games
+from rules import Termination
 from rules.pousse import Pousse
 
 # Found by random play and checked below through the rules, not trusted as given.
@@ -20,8 +20,8 @@ THREATENED = "R4 R1 T4 B4 L3 L1 B4 R1 R4 R2 B4 B1"  # 13 of 16 X moves let O win
 
 
 @pytest.fixture(scope="module")
-def engine() -> PousseEngine:
-    eng = PousseEngine(tt_bits=16)
+def engine() -> Engine:
+    eng = new_engine("pousse", tt_bits=16)
     eng.warm_up()
     return eng
 
@@ -62,22 +62,20 @@ def forced_win_in_2(game: Pousse, move: Hashable) -> bool:
     return True
 
 
-def test_registry_and_levels() -> None:
-    assert isinstance(get_engine("pousse"), PousseEngine)
-    eng = PousseEngine(tt_bits=10)
-    assert set(eng.levels) == {"easy", "medium", "hard", "max"}
-    assert eng.levels["max"].seconds < Pousse.move_seconds
+def test_levels_fit_the_contest_clock() -> None:
+    eng = new_engine("pousse", tt_bits=10)
+    assert eng.levels["max"].seconds < Pousse.clock.seconds
     assert eng.levels["easy"].max_depth <= 2 and eng.levels["easy"].noise > 0
 
 
-def test_finds_win_in_1(engine: PousseEngine) -> None:
+def test_finds_win_in_1(engine: Engine) -> None:
     game = game_with("L1 L2 L1 L2 L1 L2")
     result = engine.search(game, Budget(seconds=5.0, max_depth=6))
     assert result.move in wins_now(game)
     assert result.exact and result.score == pk.MATE - 1
 
 
-def test_finds_win_in_2(engine: PousseEngine) -> None:
+def test_finds_win_in_2(engine: Engine) -> None:
     game = game_with(WIN_IN_2)
     assert not wins_now(game)
     assert any(forced_win_in_2(game, m) for m in game.legal_moves())
@@ -87,7 +85,7 @@ def test_finds_win_in_2(engine: PousseEngine) -> None:
 
 
 @pytest.mark.parametrize("depth", [1, 2, 4])
-def test_avoids_losing_in_1(engine: PousseEngine, depth: int) -> None:
+def test_avoids_losing_in_1(engine: Engine, depth: int) -> None:
     game = game_with(THREATENED)
     losing = [m for m in game.legal_moves() if loses_at_once(game, m)]
     assert 0 < len(losing) < len(game.legal_moves())
@@ -95,49 +93,51 @@ def test_avoids_losing_in_1(engine: PousseEngine, depth: int) -> None:
     assert not loses_at_once(game, result.move)
 
 
-def test_easy_level_still_avoids_losing_in_1(engine: PousseEngine) -> None:
+def test_safety_net_candidates(engine: Engine) -> None:
+    adapter = engine.adapter
+    threatened = game_with(THREATENED)
+    pos = adapter.load(threatened)
+    safe = {adapter.to_move(pos, m) for m in adapter.candidates(pos)}
+    assert safe == {m for m in threatened.legal_moves() if not loses_at_once(threatened, m)}
+    winning = game_with("L1 L2 L1 L2 L1 L2")
+    pos = adapter.load(winning)
+    assert {adapter.to_move(pos, m) for m in adapter.candidates(pos)} == set(wins_now(winning))
+
+
+def test_easy_level_still_avoids_losing_in_1(engine: Engine) -> None:
     game = game_with(THREATENED)
     for _ in range(5):
         assert not loses_at_once(game, engine.choose(game, "easy").move)
 
 
-def test_stop_flag_ends_a_search_quickly(engine: PousseEngine) -> None:
-    game = game_with("L1 T2 R3 B4 L5 T6", size=20)
-    stop = StopFlag()
-    timer = threading.Timer(0.3, stop.set)
-    start = time.perf_counter()
-    timer.start()
-    result = engine.search(game, Budget(seconds=120.0), stop)
-    stopped_after = time.perf_counter() - start - 0.3
-    assert stopped_after < 0.25
-    assert result.move in game.legal_moves()
-
-
-def test_info_after_each_depth(engine: PousseEngine) -> None:
-    game = game_with("L1 T2 R3 B4", size=6)
-    infos: list[SearchResult] = []
-    result = engine.search(game, Budget(seconds=30.0, max_depth=5), on_info=infos.append)
-    assert [r.depth for r in infos] == [1, 2, 3, 4, 5]
-    assert result.depth == 5 and result.nodes >= infos[-1].nodes > 0
-    assert result.pv and result.pv[0] == result.move_text
-    probe = game.copy()
-    probe.replay(result.pv)  # the principal variation is playable
-
-
-def test_refuses_finished_game(engine: PousseEngine) -> None:
-    game = game_with("L1 L2 L1 L2 L1 L2 L1")
-    with pytest.raises(ValueError):
-        engine.search(game, Budget(seconds=1.0))
-
-
-def test_recursive_kernels_have_one_specialisation(engine: PousseEngine) -> None:
+def test_recursive_kernels_have_one_specialisation(engine: Engine) -> None:
     # A literal-typed second specialisation segfaults when loaded from the cache.
     assert len(pk.negamax.signatures) <= 1 and len(pk.perft_walk.signatures) <= 1
 
 
 def test_bench_positions_are_fixed() -> None:
-    eng = PousseEngine(tt_bits=10)
+    eng = new_engine("pousse", tt_bits=10)
     first, second = eng.bench_positions(), eng.bench_positions()
     assert [g.to_native() for g in first] == [g.to_native() for g in second]
     assert all(not g.is_over for g in first)
     assert {g.size for g in first} == {5, 6, 8, 12}
+    assert eng.bench_endgames() == ([], 0.0)
+
+
+def test_strength_counts_repetition_wins_and_never_a_draw() -> None:
+    rng = random.Random(4)
+    tally = run_games("pousse", random_player("pousse", rng), [random_player("pousse", rng)],
+                      24, seed=1, options={"size": 4}, log=lambda line: None)
+    assert tally.draws == 0 and tally.wins + tally.losses == 24
+    kinds = {outcome.kind for _, outcome in tally.results}
+    assert Termination.REPETITION in kinds
+    assert tally.standing == [float(tally.wins), float(tally.losses)]
+
+
+def test_strength_starts_vary_and_do_not_end_the_game() -> None:
+    from ai.strength import start_position
+
+    starts = [start_position(Pousse, {"size": 5}, seed) for seed in range(6)]
+    assert all(len(g.history) == 2 and not g.is_over for g in starts)
+    assert len({g.key() for g in starts}) > 3
+    assert start_position(Pousse, {"size": 5}, 3).key() == starts[3].key()

@@ -7,9 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from ai import pousse_kernels as pk
+from ai.engine import new_engine
 from ai.perft import reference_perft
-from ai.pousse_engine import KernelPosition, PousseEngine, move_index
+from ai.pousse import kernels as pk
+from ai.pousse.adapter import KernelPosition, move_index
+from rules import Termination
 from rules.pousse import SIDES, Pousse
 
 CODES = str.maketrans({".": "\x00", "X": "\x01", "O": "\x02"})
@@ -73,14 +75,23 @@ def test_kernels_match_rules_on_random_games(size: int, count: int, max_moves: i
     positions = 0
     repeated = 0
     for game in random_games(rng, size, count, max_moves):
-        repeated += bool(game.outcome and "repeated" in game.outcome.reason)
+        repeated += bool(game.outcome and game.outcome.kind is Termination.REPETITION)
         moves = list(game.history)
+        final = kernel_bytes(game), game.outcome.winner if game.outcome else -1
         while True:
             positions += check_position(game)
             if not game.history:
                 break
             game.undo()
-        assert [game.move_text(m) for m in moves]  # the game was replayed back to its start
+        # the kernel's replay of the whole game from the start ends where the rules did
+        n = game.size
+        board = np.zeros(n * n, dtype=np.int8)
+        path_h = np.zeros(len(moves) + 1, dtype=np.uint64)
+        path_c = np.zeros(len(moves) + 1, dtype=np.int32)
+        winner = pk.replay(board, n, np.array([move_index(n, m) for m in moves], np.int32),
+                           np.zeros((3, 2 * n), np.int16), np.zeros(3, np.int32), pk.ZOBRIST,
+                           path_h, path_c)
+        assert (board.tobytes(), int(winner)) == final
     # enough positions overall (>= 2,000 across the sizes) and repetition endings seen
     assert positions >= {4: 500, 5: 400, 6: 400, 7: 300, 8: 300, 20: 100}[size]
     if size <= 6:
@@ -95,12 +106,12 @@ def test_kernels_match_rules_on_random_games(size: int, count: int, max_moves: i
 ])
 def test_kernel_perft_equals_reference(native: str, depth: int) -> None:
     game = Pousse.from_native(native)
-    assert PousseEngine(tt_bits=10).perft(game, depth) == reference_perft(game, depth)
+    assert new_engine("pousse", tt_bits=10).perft(game, depth) == reference_perft(game, depth)
 
 
 def test_perft_counts_repetition_endings() -> None:
     rng = random.Random(9)
-    engine = PousseEngine(tt_bits=10)
+    engine = new_engine("pousse", tt_bits=10)
     endings = 0
     for game in random_games(rng, 4, 12, 40):
         game.undo()  # one move before the end: some lines end the game at once
