@@ -4,7 +4,6 @@
 from saves.format import (
     FORMAT,
     VERSION,
-    PlayerSpec,
     SaveDoc,
     SaveError,
     doc_from_game,
@@ -26,7 +25,6 @@ from saves.store import (
 __all__ = [
     "FORMAT",
     "VERSION",
-    "PlayerSpec",
     "SaveDoc",
     "SaveError",
     "atomic_write",

@@ -1,10 +1,15 @@
 """The save document: a small, versioned, human-readable JSON file.
 
 A save holds everything needed to rebuild a game exactly: the game, its
-options and start position, who plays each side, every move as text, the
-clocks and the result. Loading validates every field and replays the moves
-through `rules`, so a corrupted or hand-edited file is refused with one clear
-line instead of producing an impossible position.
+options and start position, who sits in each seat, every move as text, the
+clock, the result and the match around the game. Loading validates every
+field against the game's declaration and replays the moves through `rules`,
+so a corrupted or hand-edited file is refused with one clear line instead of
+producing an impossible position or crashing whoever shows it.
+
+Version 2 (written) has a `clock` object and outcomes with a termination kind;
+version 1 (still read) had `clocks: [a, b]`, results `{winner, points,
+reason}` and match results as points per mark.
 """
 
 from __future__ import annotations
@@ -15,82 +20,45 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from rules import Game, RulesError, get_game
+from rules import Clock, Game, MatchState, Outcome, PlayerSpec, RulesError, TimeControl, get_game
+from rules.outcome import FORFEITS, outcome_from_json
+from rules.players import clean_name
+from saves.jsontext import JsonError, excerpt, parse, pretty
 
 FORMAT = "arena-save"
-VERSION = 1
-LEVELS = ("easy", "medium", "hard", "max")  # the same names as ai.engine.LEVELS
-KINDS = ("human", "ai")
+VERSION = 2
+MAX_SECONDS = 10**9  # a clock beyond 30 years of thinking is corrupted
+MESSAGE_LIMIT = 300
 
 
 class SaveError(ValueError):
-    """A save that cannot be read, parsed or replayed; its text is one clear line."""
+    """A save that cannot be read, parsed or replayed; its text is one short line."""
 
-
-@dataclass
-class PlayerSpec:
-    """Who plays one side: a human, or the AI at a level (None: the caller's default)."""
-
-    kind: str
-    level: str | None = None
-    name: str = ""
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise SaveError(f"unknown player {self.kind!r}: use human, ai or ai:LEVEL")
-        if self.kind == "human" and self.level is not None:
-            raise SaveError("a human player has no level")
-        if self.level is not None and self.level not in LEVELS:
-            raise SaveError(f"unknown level {self.level!r}; levels: {', '.join(LEVELS)}")
-
-    @classmethod
-    def parse(cls, text: str) -> PlayerSpec:
-        """`human`, `ai` or `ai:LEVEL` (case and spaces ignored)."""
-        kind, sep, level = text.strip().lower().partition(":")
-        if kind not in KINDS or (sep and kind == "human"):
-            raise SaveError(f"bad player {text!r}: use human, ai or ai:LEVEL")
-        if sep and not level.strip():
-            raise SaveError(f"bad player {text!r}: give a level after 'ai:'")
-        return cls(kind, level.strip() if sep else None)
-
-    def text(self) -> str:
-        """The inverse of `parse`."""
-        return self.kind if self.level is None else f"{self.kind}:{self.level}"
-
-    @property
-    def is_ai(self) -> bool:
-        return self.kind == "ai"
-
-    def label(self, only_human: bool = True) -> str:
-        """What the players panel shows: the name if set, else You/Human/AI (level)."""
-        if self.name:
-            return self.name
-        if not self.is_ai:
-            return "You" if only_human else "Human"
-        return "AI" if self.level is None else f"AI ({self.level})"
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        if self.level is not None:
-            data["level"] = self.level
-        if self.name:
-            data["name"] = self.name
-        return data
+    def __init__(self, message: object) -> None:
+        text = " ".join(str(message).split())
+        if len(text) > MESSAGE_LIMIT:
+            text = text[: MESSAGE_LIMIT - 3] + "..."
+        super().__init__(text)
 
 
 @dataclass
 class SaveDoc:
-    """One save file's content, validated but not yet replayed."""
+    """One save file's content, validated but not yet replayed.
+
+    `players` has one spec per seat, by mark of the game on the board; `version`
+    is the version the file was read as (`restore` upgrades a version-1 doc).
+    """
 
     game: str
     options: dict[str, Any]
     start: str
     players: list[PlayerSpec]
     moves: list[str]
-    clocks: list[float]
-    result: dict[str, Any] | None
-    match: dict[str, Any] | None
+    clock: Clock
+    result: Outcome | None
+    match: MatchState | None
     saved_at: str = field(default_factory=lambda: now_text())
+    version: int = VERSION
 
 
 def now_text() -> str:
@@ -98,79 +66,49 @@ def now_text() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def result_of(game: Game) -> dict[str, Any] | None:
-    out = game.outcome
-    if out is None:
-        return None
-    return {"winner": out.winner, "points": list(out.points), "reason": out.reason}
+def saved_time(text: str) -> datetime:
+    """`saved_at` as a local time; SaveError if it is no date or cannot be shown here."""
+    try:
+        return datetime.fromisoformat(text).astimezone()
+    except (ValueError, OverflowError, OSError):
+        raise SaveError(f"'saved_at' is not an ISO date and time: {excerpt(text)}") from None
 
 
 def doc_from_game(
     game: Game,
     players: Sequence[PlayerSpec],
-    clocks: Sequence[float] = (0.0, 0.0),
-    match: dict[str, Any] | None = None,
+    clock: Clock | None = None,
+    match: MatchState | None = None,
 ) -> SaveDoc:
-    """The save document of `game` as it stands now."""
+    """The save document of `game` as it stands now (a copy: later play does not change it).
+
+    `players` has one spec per seat of this game (by mark); `clock` defaults to
+    no limit and no time used.
+    """
+    if len(players) != game.players:
+        raise SaveError(f"{game.title} has {game.players} seats, not {len(players)} players")
+    if clock is None:
+        clock = Clock.start(TimeControl.none(), game.players)
+    if len(clock.used) != game.players:
+        raise SaveError(f"the clock has {len(clock.used)} times for {game.players} players")
+    if match is not None:
+        match = MatchState(match.rule, match.players, match.index, list(match.results))
     return SaveDoc(
         game=game.name,
         options=dict(game.options),
         start=game.start_native(),
-        players=list(players),
+        players=[PlayerSpec(p.kind, p.level, clean_name(p.name)) for p in players],
         moves=game.history_text(),
-        clocks=[float(c) for c in clocks],
-        result=result_of(game),
+        # to the millisecond, as written, so a document equals its own round trip
+        clock=Clock(clock.control, [round(float(u), 3) for u in clock.used]),
+        result=game.outcome,
         match=match,
     )
 
 
 # ----- writing ---------------------------------------------------------------
 
-WIDTH = 80
-
-
-def _scalar(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _pretty(value: Any, indent: int, one_per_line: bool = False) -> str:
-    """Indented JSON whose short lists of scalars are packed onto lines of WIDTH."""
-    pad = "  " * (indent + 1)
-    end = "  " * indent
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        if all(not isinstance(v, dict | list) for v in value.values()):
-            inline = "{" + ", ".join(f"{_scalar(k)}: {_scalar(v)}" for k, v in value.items()) + "}"
-            if len(pad) + len(inline) <= WIDTH:
-                return inline
-        items = [
-            f"{pad}{_scalar(k)}: {_pretty(v, indent + 1, k in _ONE_PER_LINE)}"
-            for k, v in value.items()
-        ]
-        return "{\n" + ",\n".join(items) + f"\n{end}}}"
-    if isinstance(value, list):
-        if not value:
-            return "[]"
-        parts = [_pretty(v, indent + 1) for v in value]
-        flat = all(not isinstance(v, dict | list) for v in value)
-        if flat and not one_per_line:
-            one_line = "[" + ", ".join(parts) + "]"
-            if len(pad) + len(one_line) <= WIDTH:
-                return one_line
-            lines, line = [], ""
-            for part in parts:
-                if line and len(pad) + len(line) + len(part) + 2 > WIDTH:
-                    lines.append(line + ",")
-                    line = ""
-                line = f"{line}, {part}" if line else part
-            lines.append(line)
-            return "[\n" + "\n".join(pad + ln for ln in lines) + f"\n{end}]"
-        return "[\n" + ",\n".join(pad + p for p in parts) + f"\n{end}]"
-    return _scalar(value)
-
-
-_ONE_PER_LINE = {"start"}
+_ONE_PER_LINE = ("start",)  # a board keeps one row a line
 
 
 def _start_lines(start: str) -> str | list[str]:
@@ -179,7 +117,7 @@ def _start_lines(start: str) -> str | list[str]:
 
 
 def dumps(doc: SaveDoc) -> str:
-    """The document as pretty, stable JSON (the start position one line per row)."""
+    """The document as pretty, stable JSON of the current version."""
     data = {
         "format": FORMAT,
         "version": VERSION,
@@ -189,11 +127,11 @@ def dumps(doc: SaveDoc) -> str:
         "options": doc.options,
         "start": _start_lines(doc.start),
         "moves": list(doc.moves),
-        "clocks": [round(float(c), 3) for c in doc.clocks],
-        "result": doc.result,
-        "match": doc.match,
+        "clock": doc.clock.to_json(),
+        "result": None if doc.result is None else doc.result.to_json(),
+        "match": None if doc.match is None else doc.match.to_json(),
     }
-    return _pretty(data, 0) + "\n"
+    return pretty(data, _ONE_PER_LINE) + "\n"
 
 
 # ----- reading ---------------------------------------------------------------
@@ -203,128 +141,148 @@ def _need(data: dict[str, Any], key: str, kinds: type | tuple[type, ...], what: 
     if key not in data:
         raise SaveError(f"the save has no {key!r} field")
     value = data[key]
-    if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)):
-        raise SaveError(f"{key!r} must be {what}, not {value!r}")
-    if not isinstance(value, kinds):
-        raise SaveError(f"{key!r} must be {what}, not {_short(value)}")
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise SaveError(f"{key!r} must be {what}, not {excerpt(value)}")
     return value
 
 
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _player(value: Any, i: int) -> PlayerSpec:
-    if isinstance(value, str):
-        return PlayerSpec.parse(value)
-    if not isinstance(value, dict):
-        raise SaveError(f"player {i + 1} must be an object like {{\"kind\": \"ai\"}}")
-    kind, level, name = value.get("kind"), value.get("level"), value.get("name", "")
-    if not isinstance(kind, str) or not (level is None or isinstance(level, str)):
-        raise SaveError(f"player {i + 1}: 'kind' and 'level' must be text")
-    if not isinstance(name, str):
-        raise SaveError(f"player {i + 1}: 'name' must be text")
-    try:
-        return PlayerSpec(kind, level, name)
-    except SaveError as err:
-        raise SaveError(f"player {i + 1}: {err}") from None
-
-
-def _result(value: Any) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise SaveError(f"'result' must be an object or null, not {_short(value)}")
-    winner, points, reason = value.get("winner"), value.get("points"), value.get("reason", "")
-    if not (winner is None or (isinstance(winner, int) and not isinstance(winner, bool))):
-        raise SaveError(f"'result.winner' must be 0, 1 or null, not {_short(winner)}")
-    if not isinstance(points, list) or not all(
-        isinstance(p, int) and not isinstance(p, bool) for p in points
-    ):
-        raise SaveError("'result.points' must be a list of whole numbers")
-    if not isinstance(reason, str):
-        raise SaveError("'result.reason' must be text")
-    return {"winner": winner, "points": points, "reason": reason}
-
-
-def _json(text: str) -> Any:
-    if not text.strip():
-        raise SaveError("the file is empty")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        # A cut file fails on its last line (mid-string errors point at the string's start).
-        last_line = text.rstrip().count("\n") + 1
-        cut_string = err.msg.startswith("Unterminated string") and "\n" not in text[err.pos:]
-        if err.lineno >= last_line or cut_string:
-            raise SaveError("the file ends too soon: it is truncated") from None
-        raise SaveError(
-            f"not valid JSON at line {err.lineno} column {err.colno} ({err.msg}): "
-            "the file is corrupted"
-        ) from None
-
-
-def loads(text: str) -> SaveDoc:
-    """Parse and validate a save's text (format, version and every field's type)."""
-    data = _json(text)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SaveError("not an Arena save (no \"format\": \"arena-save\")")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SaveError(f"bad save version {_short(version)}")
+def _version(data: dict[str, Any]) -> int:
+    if "version" not in data:
+        raise SaveError("the save has no 'version' field")
+    version = data["version"]
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise SaveError(f"bad save version {excerpt(version)}")
     if version > VERSION:
         raise SaveError(
             f"this file was saved by a newer Arena (version {version}); "
-            f"this one reads version {VERSION}"
+            f"this one reads versions 1 to {VERSION}"
         )
-    game = _need(data, "game", str, "a game name")
-    options = _need(data, "options", dict, "an object")
+    return version
+
+
+def _start(data: dict[str, Any]) -> str:
     # A list is the start's lines, each ending in a newline; a string is the exact text.
     start = _need(data, "start", (str, list), "text or a list of lines")
     if isinstance(start, list):
         if not all(isinstance(s, str) for s in start):
             raise SaveError("'start' lines must all be text")
         start = "".join(line + "\n" for line in start)
-    players_raw = _need(data, "players", list, "a list of two players")
-    if len(players_raw) != 2:
-        raise SaveError(f"'players' must list 2 players, not {len(players_raw)}")
-    players = [_player(p, i) for i, p in enumerate(players_raw)]
+    return start
+
+
+def _players(data: dict[str, Any], cls: type[Game]) -> list[PlayerSpec]:
+    low, high = cls.player_count
+    seats = f"{low}" if low == high else f"{low} to {high}"
+    raw = _need(data, "players", list, f"a list of {seats} players")
+    if not low <= len(raw) <= high:
+        raise SaveError(f"'players' must list {seats} players for {cls.title}, not {len(raw)}")
+    players = []
+    for i, value in enumerate(raw, 1):
+        try:
+            players.append(PlayerSpec.from_json(value))
+        except RulesError as err:
+            raise SaveError(f"player {i}: {err}") from None
+    return players
+
+
+def _moves(data: dict[str, Any]) -> list[str]:
     moves = _need(data, "moves", list, "a list of move texts")
     for i, move in enumerate(moves, 1):
         if not isinstance(move, str):
-            raise SaveError(f"move {i} must be text, not {_short(move)}")
-    clocks = _need(data, "clocks", list, "a list of two times in seconds")
-    if len(clocks) != 2 or not all(_number(c) and c >= 0 for c in clocks):
-        raise SaveError("'clocks' must be two times in seconds, 0 or more")
-    result = _result(data.get("result"))
-    match = data.get("match")
-    if match is not None and not isinstance(match, dict):
-        raise SaveError(f"'match' must be an object or null, not {_short(match)}")
-    saved_at = _need(data, "saved_at", str, "a date and time")
+            raise SaveError(f"move {i} must be text, not {excerpt(move)}")
+    return list(moves)
+
+
+def _seconds(values: Any, players: int, where: str) -> list[float]:
+    if not isinstance(values, list) or len(values) != players:
+        raise SaveError(f"{where} must list {players} times in seconds")
+    for value in values:
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not 0 <= value <= MAX_SECONDS):
+            raise SaveError(f"{where} must be times from 0 to {MAX_SECONDS:,} seconds, "
+                            f"not {excerpt(value)}")
+    return [float(v) for v in values]
+
+
+def _clock(data: dict[str, Any], version: int, players: int) -> Clock:
+    if version == 1:  # seconds used, no limit (version 1 had none)
+        used = _seconds(_need(data, "clocks", list, "a list of times"), players, "'clocks'")
+        return Clock(TimeControl.none(), used)
+    raw = _need(data, "clock", dict, "an object like {\"kind\": \"none\", \"used\": [0, 0]}")
     try:
-        datetime.fromisoformat(saved_at)
-    except ValueError:
-        raise SaveError(f"'saved_at' is not an ISO date and time: {saved_at!r}") from None
+        control = TimeControl.from_json(raw)
+    except ValueError as err:
+        raise SaveError(f"'clock': {err}") from None
+    return Clock(control, _seconds(raw.get("used"), players, "'clock.used'"))
+
+
+def loads(text: str) -> SaveDoc:
+    """Parse and validate a save's text (format, version and every field's type and range)."""
+    try:
+        data = parse(text)
+    except JsonError as err:
+        raise SaveError(str(err)) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveError("not an Arena save (no \"format\": \"arena-save\")")
+    version = _version(data)
+    name = _need(data, "game", str, "a game name")
+    try:
+        cls = get_game(name)
+    except RulesError as err:
+        raise SaveError(str(err)) from None
+    options = _need(data, "options", dict, "an object")
+    start = _start(data)
+    players = _players(data, cls)
+    n = len(players)
+    moves = _moves(data)
+    clock = _clock(data, version, n)
+    result = None
+    if data.get("result") is not None:
+        try:
+            result = outcome_from_json(data["result"], n)
+        except ValueError as err:
+            raise SaveError(f"'result': {err}") from None
+    match = None
+    if data.get("match") is not None:
+        try:
+            match = MatchState.from_json(data["match"], cls.match_rule, n)
+        except ValueError as err:
+            raise SaveError(str(err)) from None
+    saved_at = _need(data, "saved_at", str, "a date and time")
+    saved_time(saved_at)
     return SaveDoc(
-        game=game,
+        game=cls.name,
         options=options,
         start=start,
         players=players,
-        moves=list(moves),
-        clocks=[float(c) for c in clocks],
+        moves=moves,
+        clock=clock,
         result=result,
         match=match,
         saved_at=saved_at,
+        version=version,
     )
 
 
+# ----- replaying -------------------------------------------------------------
+
+
+def _same(stored: Outcome | None, replayed: Outcome | None, version: int) -> bool:
+    """Whether the stored result is the replay's (by kind from version 2 on; never by prose)."""
+    if stored is None or replayed is None:
+        return stored is replayed
+    if (stored.winners, stored.points) != (replayed.winners, replayed.points):
+        return False
+    return version == 1 or (stored.kind, stored.loser) == (replayed.kind, replayed.loser)
+
+
 def restore(doc: SaveDoc) -> Game:
-    """Rebuild the game by replaying every move through `rules`; SaveError if any fails."""
+    """Rebuild the game: its start, every move through `rules`, then a stored forfeit.
+
+    SaveError if anything fails or the stored result is not the replay's. A
+    version-1 doc (whose results name no way of ending) takes the replayed
+    result and becomes a current one, so it saves again as it is.
+    """
     try:
         cls = get_game(doc.game)
     except RulesError as err:
@@ -335,20 +293,29 @@ def restore(doc: SaveDoc) -> Game:
         raise SaveError(f"bad start position: {err}") from None
     if game.history:  # a native start that already holds moves (Pousse) must be empty
         raise SaveError("bad start position: it already holds moves; list them under 'moves'")
+    if json.loads(json.dumps(game.options)) != doc.options:
+        raise SaveError(f"the options {excerpt(doc.options)} do not match the start position")
+    if len(doc.players) != game.players:
+        raise SaveError(f"the save lists {len(doc.players)} players for a game of "
+                        f"{game.players}")
     try:
         game.replay(doc.moves)
     except RulesError as err:
         raise SaveError(f"cannot replay the moves: {err}") from None
-    replayed = result_of(game)
     stored = doc.result
-    if (replayed is None) != (stored is None) or (
-        replayed is not None
-        and stored is not None
-        and (replayed["winner"], replayed["points"]) != (stored["winner"], stored["points"])
-    ):
-        want = "none" if replayed is None else f"{replayed['reason']}"
+    if stored is not None and stored.kind in FORFEITS and not game.is_over:
+        assert stored.loser is not None  # outcome_from_json requires it for a forfeit
+        try:
+            game.forfeit(stored.loser, stored.kind, stored.reason)
+        except RulesError as err:
+            raise SaveError(f"the stored result cannot be applied: {err}") from None
+    replayed = game.outcome
+    if not _same(stored, replayed, doc.version):
+        want = "none" if replayed is None else replayed.reason
         raise SaveError(
             f"the stored result does not match the moves (replayed: {want}); "
             "the file was hand-edited or corrupted"
         )
+    if doc.version < VERSION:
+        doc.result, doc.version = replayed, VERSION
     return game

@@ -16,11 +16,13 @@ from pathlib import Path
 import platformdirs
 
 from rules import Game, RulesError, game_names, get_game
-from saves.format import FORMAT, SaveDoc, SaveError, dumps, loads, restore
+from saves.format import FORMAT, SaveDoc, SaveError, dumps, loads, restore, saved_time
+from saves.jsontext import MAX_CHARS
 
 SUFFIX = ".arena.json"
 NATIVE_SUFFIX = ".txt"  # exported native positions
 ENV_DIR = "ARENA_SAVE_DIR"
+MAX_BYTES = MAX_CHARS  # a save's UTF-8 is at least as long as its text
 
 
 def save_dir(override: Path | str | None = None) -> Path:
@@ -85,15 +87,21 @@ def write_save(path: Path | str, doc: SaveDoc) -> None:
         raise SaveError(f"could not save {path}: {_os_reason(err)}") from None
 
 
-def _read_text(path: Path) -> str:
+def read_text(path: Path, limit: int | None = None) -> str:
+    """The file's text, read no further than `limit` bytes (by default a save's most; an
+    endless file is refused); SaveError naming the file on any problem."""
+    limit = MAX_BYTES if limit is None else limit
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
     except FileNotFoundError:
         raise SaveError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise SaveError(f"{path}: is a folder, not a file") from None
     except OSError as err:
         raise SaveError(f"{path}: cannot read it: {_os_reason(err)}") from None
+    if len(data) > limit:
+        raise SaveError(f"{path}: too large for a save or position (over {limit:,} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -103,7 +111,7 @@ def _read_text(path: Path) -> str:
 def read_save(path: Path | str) -> tuple[SaveDoc, Game]:
     """Read, validate and replay a save; SaveError naming the file and the problem."""
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path)
     try:
         doc = loads(text)
         return doc, restore(doc)
@@ -133,18 +141,22 @@ def list_saves(folder: Path | str, native: bool = False) -> list[Path]:
 
 
 def describe_save(path: Path | str) -> str:
-    """One line for a save list: game, moves, players and when; or why it cannot be read."""
+    """One line for a save list: game, moves, players and when; or why it cannot be read.
+
+    The save is validated but not replayed (the list stays quick); loading replays it.
+    """
     try:
-        text = _read_text(Path(path))
+        text = read_text(Path(path))
         if not _looks_like_save(text):
             return f"{native_game(text).title} position, native format"
         doc = loads(text)
         title = get_game(doc.game).title
+        when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
     except (SaveError, RulesError) as err:
         return f"unreadable: {err}"
     players = " v ".join(p.text() for p in doc.players)
-    state = "finished" if doc.result else f"{len(doc.moves)} moves"
-    when = datetime.fromisoformat(doc.saved_at).astimezone().strftime("%Y-%m-%d %H:%M")
+    moves = len(doc.moves)
+    state = "finished" if doc.result else f"{moves} move{'' if moves == 1 else 's'}"
     return f"{title} · {state} · {players} · {when}"
 
 
@@ -176,7 +188,7 @@ def _looks_like_save(text: str) -> bool:
 
 def is_save(path: Path | str) -> bool:
     """Whether the file is an Arena save (by its content); SaveError if it cannot be read."""
-    return _looks_like_save(_read_text(Path(path)))
+    return _looks_like_save(read_text(Path(path)))
 
 
 def native_game(text: str) -> Game:
@@ -193,7 +205,7 @@ def read_native(path: Path | str) -> Game:
     """A native position file of any game; SaveError naming the file if it is none."""
     path = Path(path)
     try:
-        return native_game(_read_text(path))
+        return native_game(read_text(path))
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
 
@@ -209,7 +221,7 @@ def load_position(game_name: str, path: Path | str) -> Game:
         cls = get_game(game_name)
     except RulesError as err:
         raise SaveError(str(err)) from None
-    text = _read_text(path)
+    text = read_text(path)
     if _looks_like_save(text):
         try:
             doc = loads(text)

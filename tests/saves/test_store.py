@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from rules import get_game
+from rules import Clock, PlayerSpec, TimeControl, get_game
 from saves import store
-from saves.format import PlayerSpec, SaveError, doc_from_game, dumps
+from saves.format import SaveError, doc_from_game, dumps
 from saves.store import (
     atomic_write,
     default_name,
@@ -24,7 +24,8 @@ from saves.store import (
     write_save,
 )
 
-PLAYERS = [PlayerSpec.parse("human"), PlayerSpec.parse("ai:max")]
+PLAYERS = [PlayerSpec.human(), PlayerSpec.ai("max")]
+CLOCK = Clock(TimeControl.parse("move:10"), [1.5, 2.0])
 
 
 def sample_game(moves: list[str]):
@@ -36,9 +37,9 @@ def sample_game(moves: list[str]):
 def test_write_then_read(tmp_path: Path) -> None:
     game = sample_game(["A1", "D4", "G7"])
     path = tmp_path / "one.arena.json"
-    write_save(path, doc_from_game(game, PLAYERS, clocks=(1.5, 2.0)))
+    write_save(path, doc_from_game(game, PLAYERS, CLOCK))
     doc, back = read_save(path)
-    assert doc.players == PLAYERS and doc.clocks == [1.5, 2.0]
+    assert doc.players == PLAYERS and doc.clock == CLOCK
     assert back.to_native() == game.to_native() and back.history == game.history
     assert not [p for p in tmp_path.iterdir() if p.name != "one.arena.json"]
     assert path.stat().st_mode & 0o777 == 0o644
@@ -183,7 +184,7 @@ def test_load_position_refusals_are_one_line(tmp_path: Path) -> None:
 
 def test_describe_save_for_the_load_list(tmp_path: Path) -> None:
     path = tmp_path / "one.arena.json"
-    write_save(path, doc_from_game(sample_game(["A1", "D4", "G7"]), PLAYERS, clocks=(1, 2)))
+    write_save(path, doc_from_game(sample_game(["A1", "D4", "G7"]), PLAYERS, CLOCK))
     line = store.describe_save(path)
     assert line.startswith("Pah-Tum · 3 moves · human v ai:max · 20")
     assert re.fullmatch(r".* · \d{4}-\d\d-\d\d \d\d:\d\d", line)  # local time
@@ -197,7 +198,7 @@ def test_native_positions_are_listed_described_and_read(tmp_path: Path) -> None:
     export_native(game, tmp_path / "pos.txt")
     (tmp_path / "pousse.txt").write_text("5\nL1\nT3\n")
     (tmp_path / "junk.txt").write_text("hello\n")
-    write_save(tmp_path / "one.arena.json", doc_from_game(game, PLAYERS, clocks=(1, 2)))
+    write_save(tmp_path / "one.arena.json", doc_from_game(game, PLAYERS, CLOCK))
     assert {p.name for p in list_saves(tmp_path)} == {"one.arena.json"}
     assert {p.name for p in list_saves(tmp_path, native=True)} == {
         "one.arena.json", "pos.txt", "pousse.txt", "junk.txt"}
@@ -208,3 +209,45 @@ def test_native_positions_are_listed_described_and_read(tmp_path: Path) -> None:
     assert store.read_native(tmp_path / "pousse.txt").history_text() == ["L1", "T3"]
     with pytest.raises(SaveError, match=r"^junk\.txt: not an Arena save nor a position of "):
         store.read_native(tmp_path / "junk.txt")
+
+
+def test_describe_save_marks_poisoned_files_unreadable(tmp_path: Path) -> None:
+    """One damaged file in the folder is a line in the list, never an exception."""
+    good = dumps(doc_from_game(sample_game(["A1"]), PLAYERS, CLOCK))
+    poisons = {
+        "year1": good.replace('"saved_at": "', '"saved_at": "0001-01-01T00:00:00+14:00", "x": "'),
+        "digits": good.replace('"moves": [', '"moves": [' + "9" * 5000 + ", "),
+        "deep": good.replace('"moves": [', '"moves": ' + "[" * 100_000),
+        "inf": good.replace('"used": [1.5', '"used": [1e400'),
+        "match": good.replace('"match": null', '"match": {"length": 2, "index": 8}'),
+    }
+    for name, text in poisons.items():
+        path = tmp_path / f"{name}.arena.json"
+        path.write_text(text)
+        line = store.describe_save(path)
+        assert line.startswith("unreadable: ") and "\n" not in line, (name, line)
+        assert one_line_error(path).startswith(f"{name}.arena.json: ")
+
+
+def test_describe_save_lists_every_player(tmp_path: Path) -> None:
+    game = get_game("pousse").new({"size": 4})
+    players = [PlayerSpec.ai("easy"), PlayerSpec.human("Bo")]
+    write_save(tmp_path / "p.arena.json", doc_from_game(game, players))
+    line = store.describe_save(tmp_path / "p.arena.json")
+    assert line.startswith("Pousse · 0 moves · ai:easy v human · ")
+    game.play_text("L1")
+    write_save(tmp_path / "p.arena.json", doc_from_game(game, players))
+    assert " · 1 move · " in store.describe_save(tmp_path / "p.arena.json")
+
+
+def test_reads_stop_at_a_size_no_save_reaches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "MAX_BYTES", 1000)
+    big = tmp_path / "big.arena.json"
+    big.write_text(dumps(doc_from_game(sample_game(["A1"]), PLAYERS)) + " " * 1000)
+    assert "too large" in one_line_error(big)
+    assert store.describe_save(big).startswith("unreadable: ")
+    if Path("/dev/zero").exists():  # an endless stream is refused without reading it all
+        with pytest.raises(SaveError, match="too large"):
+            load_position("pahtum", "/dev/zero")
