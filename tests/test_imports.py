@@ -1,4 +1,5 @@
-"""Import hygiene: the contest program never loads Textual, and `tui.cli` loads no Numba."""
+"""Import hygiene: the contest program never loads Textual, and neither `tui.cli` nor
+`tui.contest` loads Textual or Numba on import (the engine is loaded only to search)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ def test_importing_the_cli_loads_neither_textual_nor_numba() -> None:
     done = python(
         "import sys, tui.cli\n"
         "print(sorted(m for m in ('textual', 'numba', 'rich') if m in sys.modules))"
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_importing_the_contest_protocols_loads_neither_textual_nor_numba() -> None:
+    done = python(
+        "import sys, tui.contest\n"
+        "print(sorted(m for m in ('textual', 'numba', 'rich', 'ai.engine') if m in sys.modules))"
     )
     assert done.stdout.strip() == "[]"
 

@@ -22,19 +22,19 @@ import typer
 from typer import _click as click  # the click Typer bundles (its exception types)
 from typer.core import TyperGroup
 
-from rules import RulesError, get_game
-from saves.format import LEVELS, PlayerSpec, SaveError
+from rules import LEVELS, PlayerSpec, RulesError, TimeControl, game_names, get_game
+from saves.format import SaveError
+from tui import contest
 
 if TYPE_CHECKING:
     from ai.engine import Engine
     from rules import Game
 
 USAGE_EXIT = 2
-# What a contest move may spend, start-up included, as a share of the game's limit
-# (10 s -> 8 s), and what is kept back for printing and interpreter shutdown.
-TIME_SHARE = 0.8
-EXIT_MARGIN = 0.25
-MIN_SEARCH = 0.05
+GAME_HELP = f"the game: {', '.join(game_names())}"
+LEVEL_HELP = f"AI level: {', '.join(LEVELS)}"
+PLAYER_HELP = f"human, ai or ai:LEVEL ({', '.join(LEVELS)})"
+OPT_HELP = "a game option, e.g. size=7 (repeatable; a wrong name lists the game's options)"
 
 
 def _one_line(text: str) -> str:
@@ -90,7 +90,8 @@ class ArenaGroup(TyperGroup):
 app = typer.Typer(
     cls=ArenaGroup,
     name="arena",
-    help="Arena: classic contest board games in the terminal, with a strong AI.",
+    help="Arena: classic contest board games in the terminal, with a strong AI. "
+    f"Games: {', '.join(game_names())}.",
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
@@ -121,44 +122,59 @@ def _level(level: str) -> str:
     return value
 
 
-def _options(cls: type[Game], given: dict[str, Any]) -> dict[str, Any]:
-    """The board options given on the command line, checked against the game's specs."""
-    specs = {spec.name: spec for spec in cls.option_specs}
-    options: dict[str, Any] = {}
-    for name, raw in given.items():
-        if raw is None:
-            continue
-        spec = specs.get(name)
-        if spec is None:
-            raise RulesError(f"{cls.title} has no --{name} option")
+def _options(cls: type[Game], given: list[str] | None) -> dict[str, Any]:
+    """`--opt NAME=VALUE` pairs, checked by the game's own option specs."""
+    raw: dict[str, str] = {}
+    for item in given or []:
+        name, sep, value = item.partition("=")
+        name = name.strip().lower()
+        if not sep or not name:
+            raise RulesError(f"--opt takes NAME=VALUE, not {item!r}")
+        if name in raw:
+            raise RulesError(f"--opt {name} is given twice")
+        raw[name] = value
+    return cls.parse_options(raw)
+
+
+def _seed(cls: type[Game], seed: int | None) -> int | None:
+    """A seed only means something to a game whose start is random: say so otherwise."""
+    if seed is not None and not cls.random_start:
+        raise RulesError(f"{cls.title} has no random start; --seed does nothing")
+    return seed
+
+
+def _count(count: tuple[int, int]) -> str:
+    low, high = count
+    return f"{low} players" if low == high else f"{low} to {high} players"
+
+
+def _players(cls: type[Game], given: list[str] | None, x: str | None, o: str | None,
+             level: str) -> list[PlayerSpec]:
+    """One spec per seat, in seat order: `--player` repeated, or the `--x`/`--o`
+    shorthands of a two-player game, or by default a person against the AI."""
+    low, high = cls.player_count
+    shorthand = x is not None or o is not None
+    if given and shorthand:
+        raise RulesError("give the players with --player or with --x/--o, not both")
+    if shorthand and low != 2:
+        raise RulesError(f"--x and --o name the two seats of a two-player game; {cls.title} "
+                         f"takes {_count(cls.player_count)}: give --player once per seat")
+    if given:
+        texts = [(f"--player {i}", text) for i, text in enumerate(given, 1)]
+    elif shorthand:
+        texts = [("--x", "human" if x is None else x), ("--o", "ai" if o is None else o)]
+    else:
+        texts = [("--player", "human")] + [("--player", "ai")] * (low - 1)
+    if not low <= len(texts) <= high:
+        raise RulesError(f"{cls.title} takes {_count(cls.player_count)}, not {len(texts)} "
+                         "(give --player once per seat)")
+    players = []
+    for flag, text in texts:
         try:
-            value = spec.kind(str(raw).strip().lower())
-        except ValueError:
-            raise RulesError(f"--{name} must be a {spec.kind.__name__}, not {raw!r}") from None
-        if spec.low is not None and spec.high is not None and spec.kind is int:
-            if not spec.low <= value <= spec.high:
-                raise RulesError(f"--{name} {value} is out of range: {spec.low} to {spec.high}")
-        elif spec.choices is not None and value not in spec.choices:
-            choices = ", ".join(map(str, spec.choices))
-            raise RulesError(f"--{name} {raw!r} is not one of: {choices}")
-        options[name] = value
-    return options
-
-
-def _process_age() -> float:
-    """Seconds since this process started (interpreter start-up included), Linux /proc."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as f:
-            # Field 22 (starttime, clock ticks since boot) follows the ")" ending the name.
-            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/uptime", encoding="ascii") as f:
-            uptime = float(f.read().split()[0])
-        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
-    except (OSError, ValueError, IndexError):
-        return time.perf_counter() - _IMPORTED
-
-
-_IMPORTED = time.perf_counter()
+            players.append(PlayerSpec.parse(text, level))
+        except RulesError as err:
+            raise RulesError(f"{flag}: {err}") from None
+    return players
 
 
 def _engine(name: str) -> Engine:
@@ -175,30 +191,41 @@ def _engine(name: str) -> Engine:
 
 # ----- play --------------------------------------------------------------------------
 
-PLAYER_HELP = "human, ai or ai:LEVEL"
-
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum or pousse")],
-    x: Annotated[
-        str, typer.Option("--x", metavar="SPEC", help=f"who plays X: {PLAYER_HELP}")
-    ] = "human",
-    o: Annotated[
-        str, typer.Option("--o", metavar="SPEC", help=f"who plays O: {PLAYER_HELP}")
-    ] = "ai",
-    level: Annotated[
-        str, typer.Option(metavar="LEVEL", help="AI level: easy, medium, hard or max")
-    ] = "hard",
-    seed: Annotated[int | None, typer.Option(metavar="N", help="seed for random boards")] = None,
-    size: Annotated[int | None, typer.Option(metavar="N", help="board size (Pousse: 4-20)")] = None,
-    blocks: Annotated[
-        str | None,
-        typer.Option(metavar="K", help="blocked cells: an odd number 1-25 or random (Pah-Tum)"),
+    game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    player: Annotated[
+        list[str] | None,
+        typer.Option("--player", metavar="SPEC",
+                     help=f"one per seat, in seat order: {PLAYER_HELP} "
+                     "[default: you against the AI]"),
     ] = None,
-    board: Annotated[
+    x: Annotated[
         str | None,
-        typer.Option(metavar="BOARD", help="random or sample: the seed's board (Pah-Tum)"),
+        typer.Option("--x", metavar="SPEC",
+                     help=f"two-player games: who takes the first seat: {PLAYER_HELP} "
+                     "[default: human]"),
+    ] = None,
+    o: Annotated[
+        str | None,
+        typer.Option("--o", metavar="SPEC",
+                     help=f"two-player games: who takes the second seat: {PLAYER_HELP} "
+                     "[default: ai]"),
+    ] = None,
+    level: Annotated[
+        str, typer.Option(metavar="LEVEL", help=f"{LEVEL_HELP}, for players given as ai")
+    ] = "hard",
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="seed of a random start (games that have one)")
+    ] = None,
+    opt: Annotated[
+        list[str] | None, typer.Option("--opt", metavar="NAME=VALUE", help=OPT_HELP)
+    ] = None,
+    clock: Annotated[
+        str | None,
+        typer.Option(metavar="CLOCK", help="none, move:SECONDS or game:SECONDS "
+                     "[default: the game's usual clock]"),
     ] = None,
     load: Annotated[
         Path | None,
@@ -209,17 +236,11 @@ def play(
     """Play a game in the terminal (everything is checked before the board opens)."""
     with _user_errors():
         cls = _game_class(game)
-        default_level = _level(level)
-        players = []
-        for side, text in (("--x", x), ("--o", o)):
-            try:
-                spec = PlayerSpec.parse(text)
-            except SaveError as err:
-                raise SaveError(f"{side}: {err}") from None
-            if spec.is_ai and spec.level is None:
-                spec = PlayerSpec("ai", default_level)
-            players.append(spec)
-        options = _options(cls, {"size": size, "blocks": blocks, "board": board})
+        players = _players(cls, player, x, o, _level(level))
+        options = _options(cls, opt)
+        seed = _seed(cls, seed)
+        control = (cls.offered_time_controls()[0] if clock is None
+                   else TimeControl.parse(clock))
         cls.new(options, seed=seed)  # impossible combinations fail here, not in the UI
         if load is not None:
             from saves.store import load_position
@@ -236,7 +257,8 @@ def play(
         game=cls.name,
         options=options,
         seed=seed,
-        players=(players[0], players[1]),
+        players=players,
+        control=control,
         load=load,
         save_dir=folder,
     )
@@ -245,54 +267,43 @@ def play(
 # ----- move: the contest program ----------------------------------------------------------
 
 
-def _read_stdin() -> str:
-    if sys.stdin is None:  # started with stdin closed
-        raise RulesError("no input: give the position on stdin")
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
-    if isinstance(data, bytes):
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RulesError("the position on stdin is not text") from None
-    return data
-
-
 @app.command()
 def move(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum")],
-    level: Annotated[str, typer.Option(metavar="LEVEL", help="easy, medium, hard or max")] = "max",
+    game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
+    args: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="ARGS",
+                       help="what the game's contest program takes: a position file's "
+                       "path, a mark, or nothing"),
+    ] = None,
+    level: Annotated[str, typer.Option(metavar="LEVEL", help=LEVEL_HELP)] = "max",
     time_limit: Annotated[
         float | None,
         typer.Option(
             "--time",
             metavar="SECONDS",
-            help="wall-clock seconds for the whole move, start-up included "
-            "[default: 80% of the contest limit]",
+            help="wall-clock seconds for each move, start-up included "
+            "[default: from the game's contest clock]",
         ),
     ] = None,
 ) -> None:
-    """The contest program: read a position on stdin, print the reply on stdout."""
+    """The contest program: answer the jury in the game's own protocol (a position on
+    stdin, a position file, or a whole game of lines on stdin and stdout)."""
     with _user_errors():
         cls = _game_class(game)
         chosen_level = _level(level)
-        total = cls.move_seconds * TIME_SHARE if time_limit is None else time_limit
-        if not 0 < total < math.inf:
+        if time_limit is not None and not 0 < time_limit < math.inf:
             raise RulesError(f"--time must be a number of seconds above 0, not {time_limit}")
-        try:
-            position = cls.from_native(_read_stdin())
-        except RulesError as err:
-            raise RulesError(f"bad {cls.title} position on stdin: {err}") from None
-        if position.is_over:
-            raise RulesError("the game is over: no move to make")
-        engine = _engine(cls.name)
-        seconds = max(MIN_SEARCH, total - _process_age() - EXIT_MARGIN)
-        result = engine.choose(position, chosen_level, seconds)
-        reply = position.contest_reply(result.move)
-    try:
-        sys.stdout.write(reply)
-        sys.stdout.flush()
-    except OSError as err:  # e.g. the reader of a pipeline went away
-        _fail(f"cannot write the reply: {err}")
+        contest.run(contest.Contest(
+            game_class=cls,
+            args=list(args or ()),
+            level=chosen_level,
+            time_limit=time_limit,
+            engine=lambda: _engine(cls.name),
+            stdin=sys.stdin,
+            stdout=sys.stdout,
+            age=contest.process_age,
+        ))
     _exit_now[0] = True
 
 
@@ -305,7 +316,7 @@ def _rate(count: int, seconds: float) -> str:
 
 @app.command()
 def perft(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     depth: Annotated[
         int, typer.Argument(metavar="DEPTH", help="count move sequences up to this many moves")
     ],
@@ -316,25 +327,30 @@ def perft(
     reference: Annotated[
         bool, typer.Option("--reference", help="count through the rules (slow oracle)")
     ] = False,
-    size: Annotated[
-        int | None, typer.Option(metavar="N", help="board size for a new game (Pousse)")
+    opt: Annotated[
+        list[str] | None,
+        typer.Option("--opt", metavar="NAME=VALUE", help=f"for a new game: {OPT_HELP}"),
     ] = None,
-    seed: Annotated[int, typer.Option(metavar="N", help="seed of the new game's random board")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="seed of a new game's random start [default: 0]"),
+    ] = None,
 ) -> None:
     """Count the leaf positions at each depth: the move-generator test."""
     with _user_errors():
         cls = _game_class(game)
         if depth < 1:
             raise RulesError(f"depth must be 1 or more, not {depth}")
-        options = _options(cls, {"size": size})
+        options = _options(cls, opt)
+        seed = _seed(cls, seed)
         if position is not None:
-            if options:
-                raise RulesError("--size applies to a new game, not to --position")
+            if options or seed is not None:
+                raise RulesError("--opt and --seed apply to a new game, not to --position")
             from saves.store import load_position
 
             start = load_position(cls.name, position)
         else:
-            start = cls.new(options, seed=seed)
+            start = cls.new(options, seed=0 if seed is None else seed)
         if reference:
             from ai.perft import reference_perft
 
@@ -368,7 +384,7 @@ def perft(
 
 @app.command()
 def bench(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="the game, e.g. pahtum")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     depth: Annotated[
         int | None,
         typer.Option(metavar="N", help="search depth [default: the engine's bench depth]"),

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rules import get_game
+from rules import ClockKind, PlayerSpec, TimeControl, get_game
 from rules.pahtum import SAMPLE_BOARD
-from saves.format import PlayerSpec, doc_from_game
+from rules.pousse import Pousse
+from saves.format import doc_from_game
 from saves.store import write_save
-from tui import cli
+from tui import cli, contest
 from tui.cli import app
 
 runner = CliRunner()
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """Inside pytest the process is old; count start-up from now so --time is honoured."""
-    monkeypatch.setattr(cli, "_process_age", lambda: 0.0)
+    monkeypatch.setattr(contest, "process_age", lambda: 0.0)
 
 
 def run(args: list[str], stdin: str | None = None):
@@ -155,8 +156,8 @@ def test_perft_engine_equals_reference(tmp_path: Path) -> None:
 
 
 def test_perft_new_pousse_game_with_size() -> None:
-    fast = process(["perft", "pousse", "3", "--size", "4"])
-    slow = run(["perft", "pousse", "3", "--size", "4", "--reference"])
+    fast = process(["perft", "pousse", "3", "--opt", "size=4"])
+    slow = run(["perft", "pousse", "3", "--opt", "size=4", "--reference"])
     assert fast.returncode == 0, f"exit {fast.returncode}: {fast.stderr[-2000:]}"
     assert slow.exit_code == 0, slow.stderr
     assert leaf_counts(fast.stdout) == leaf_counts(slow.stdout)
@@ -165,10 +166,32 @@ def test_perft_new_pousse_game_with_size() -> None:
 
 def test_perft_refusals(tmp_path: Path) -> None:
     assert_user_error(run(["perft", "pahtum", "0"]), "depth must be 1 or more")
-    assert_user_error(run(["perft", "pahtum", "2", "--size", "5"]), "Pah-Tum has no --size")
-    assert_user_error(run(["perft", "pousse", "2", "--size", "30"]), "out of range")
+    assert_user_error(run(["perft", "pahtum", "2", "--opt", "size=5"]),
+                      "Pah-Tum has no option 'size' (options: board, blocks)")
+    assert_user_error(run(["perft", "pousse", "2", "--opt", "size=30"]), "out of range")
+    assert_user_error(run(["perft", "pousse", "2", "--seed", "3"]),
+                      "Pousse has no random start; --seed does nothing")
     assert_user_error(run(["perft", "pahtum", "2", "--position", str(tmp_path / "no")]),
                       "no such file")
+    board = tmp_path / "board.txt"
+    board.write_text(SAMPLE_BOARD)
+    for extra in (["--opt", "blocks=5"], ["--seed", "1"]):
+        assert_user_error(run(["perft", "pahtum", "1", "--position", str(board), *extra]),
+                          "apply to a new game, not to --position")
+
+
+def test_perft_seeds_a_random_start() -> None:
+    first = run(["perft", "pahtum", "1", "--reference", "--seed", "5", "--opt", "blocks=25"])
+    again = run(["perft", "pahtum", "1", "--reference", "--seed", "5", "--opt", "blocks=25"])
+    other = run(["perft", "pahtum", "1", "--reference", "--seed", "6", "--opt", "blocks=25"])
+    assert first.exit_code == 0, first.stderr
+
+    def board(output: str) -> str:  # the position printed above the counts
+        return output.split("position:\n", 1)[1].split("depth", 1)[0]
+
+    assert board(first.stdout) == board(again.stdout) != board(other.stdout)
+    assert board(first.stdout).count("+") == 25
+    assert leaf_counts(first.stdout) == [24]
 
 
 def test_bench_runs_every_position() -> None:
@@ -200,27 +223,100 @@ def ui(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
     return calls
 
 
+HUMAN, NO_CLOCK = PlayerSpec.human(), TimeControl.none()
+
+
 def test_play_passes_checked_settings_to_the_app(ui: list[dict], tmp_path: Path) -> None:
-    result = run(["play", "Pah-Tum", "--o", "ai", "--level", "max", "--blocks", "5",
+    result = run(["play", "Pah-Tum", "--o", "ai", "--level", "max", "--opt", "blocks=5",
                   "--seed", "7", "--save-dir", str(tmp_path / "saves")])
     assert result.exit_code == 0, result.stderr
     assert ui == [{
         "game": "pahtum", "options": {"blocks": "5"}, "seed": 7,
-        "players": (PlayerSpec("human"), PlayerSpec("ai", "max")),
+        "players": [HUMAN, PlayerSpec.ai("max")], "control": NO_CLOCK,
         "load": None, "save_dir": tmp_path / "saves",
     }]
     assert (tmp_path / "saves").is_dir()
+
+
+def test_play_defaults_to_a_person_against_the_ai_without_a_clock(ui: list[dict]) -> None:
+    assert run(["play", "pousse"]).exit_code == 0
+    assert ui == [{"game": "pousse", "options": {}, "seed": None,
+                   "players": [HUMAN, PlayerSpec.ai("hard")], "control": NO_CLOCK,
+                   "load": None, "save_dir": None}]
     ui.clear()
-    assert run(["play", "pousse", "--x", "ai:easy", "--size", "8"]).exit_code == 0
-    assert ui[0]["options"] == {"size": 8}
-    assert ui[0]["players"] == (PlayerSpec("ai", "easy"), PlayerSpec("ai", "hard"))
+    assert run(["play", "pousse", "--level", "easy"]).exit_code == 0
+    assert ui[0]["players"] == [HUMAN, PlayerSpec.ai("easy")]
+
+
+def test_play_options_and_players(ui: list[dict]) -> None:
+    assert run(["play", "pousse", "--x", "ai:easy", "--opt", "size=8"]).exit_code == 0
+    assert ui[-1]["options"] == {"size": 8}
+    assert ui[-1]["players"] == [PlayerSpec.ai("easy"), PlayerSpec.ai("hard")]
+    assert run(["play", "pousse", "--o", "human", "--opt", " SIZE = 12 "]).exit_code == 0
+    assert ui[-1]["options"] == {"size": 12}
+    assert ui[-1]["players"] == [HUMAN, HUMAN]
+    result = run(["play", "pahtum", "--player", "ai:max", "--player", "human", "--level", "easy",
+                  "--opt", "board=sample", "--opt", "blocks=3"])
+    assert result.exit_code == 0, result.stderr
+    assert ui[-1]["players"] == [PlayerSpec.ai("max"), HUMAN]
+    assert ui[-1]["options"] == {"board": "sample", "blocks": "3"}
+    assert run(["play", "pahtum", "--player", "ai", "--player", "ai",
+                "--level", "medium"]).exit_code == 0
+    assert ui[-1]["players"] == [PlayerSpec.ai("medium")] * 2
+
+
+def test_play_clock(ui: list[dict]) -> None:
+    for text, control in [("move:10", TimeControl(ClockKind.MOVE, 10.0)),
+                          ("GAME:300", TimeControl(ClockKind.GAME, 300.0)),
+                          ("game:2.5", TimeControl(ClockKind.GAME, 2.5)),
+                          ("none", NO_CLOCK)]:
+        result = run(["play", "pousse", "--clock", text])
+        assert result.exit_code == 0, result.stderr
+        assert ui[-1]["control"] == control
+
+
+class Threesome(Pousse):
+    """A declaration with three seats (the parsing is all that is tested)."""
+
+    player_count = (3, 3)
+    default_marks = ("X", "O", "V")
+
+
+class TwoToFour(Pousse):
+    player_count = (2, 4)
+    default_marks = ("X", "O", "V", "W")
+
+
+def test_players_follow_the_games_seat_count(ui: list[dict],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    games = {"three": Threesome, "range": TwoToFour}
+    monkeypatch.setattr(cli, "get_game", lambda name: games.get(name) or get_game(name))
+    result = run(["play", "three"])
+    assert result.exit_code == 0, result.stderr
+    assert ui[-1]["players"] == [HUMAN, PlayerSpec.ai("hard"), PlayerSpec.ai("hard")]
+    result = run(["play", "three", "--player", "ai", "--player", "human", "--player", "ai:easy"])
+    assert result.exit_code == 0, result.stderr
+    assert ui[-1]["players"] == [PlayerSpec.ai("hard"), HUMAN, PlayerSpec.ai("easy")]
+    count = len(ui)
+    assert_user_error(run(["play", "three", "--player", "ai", "--player", "ai"]),
+                      "Pousse takes 3 players, not 2 (give --player once per seat)")
+    assert_user_error(run(["play", "three", "--x", "ai"]),
+                      "--x and --o name the two seats of a two-player game; Pousse takes "
+                      "3 players: give --player once per seat")
+    assert_user_error(run(["play", "range"] + ["--player", "ai"] * 5),
+                      "Pousse takes 2 to 4 players, not 5")
+    assert len(ui) == count
+    assert run(["play", "range", "--o", "ai:max"]).exit_code == 0
+    assert ui[-1]["players"] == [HUMAN, PlayerSpec.ai("max")]
+    assert run(["play", "range"] + ["--player", "human"] * 4).exit_code == 0
+    assert ui[-1]["players"] == [HUMAN] * 4
 
 
 def test_play_loads_a_checked_file(ui: list[dict], tmp_path: Path) -> None:
     game = get_game("pahtum").from_native(SAMPLE_BOARD)
     game.play_text("A1")
     path = tmp_path / "g.arena.json"
-    write_save(path, doc_from_game(game, [PlayerSpec("human"), PlayerSpec("ai", "hard")]))
+    write_save(path, doc_from_game(game, [HUMAN, PlayerSpec.ai("hard")]))
     assert run(["play", "pahtum", "--load", str(path)]).exit_code == 0
     assert ui[0]["load"] == path
 
@@ -236,14 +332,28 @@ def test_bare_arena_opens_the_menu(ui: list[dict]) -> None:
     [
         (["play", "chess"], "unknown game"),
         (["play", "pahtum", "--level", "genius"], "unknown level"),
-        (["play", "pahtum", "--x", "robot"], "--x"),
-        (["play", "pahtum", "--o", "ai:wizard"], "unknown level"),
-        (["play", "pahtum", "--size", "9"], "Pah-Tum has no --size"),
-        (["play", "pahtum", "--blocks", "4"], "--blocks"),
-        (["play", "pahtum", "--blocks", "many"], "--blocks"),
-        (["play", "pahtum", "--board", "huge"], "--board"),
-        (["play", "pousse", "--size", "3"], "out of range"),
-        (["play", "pousse", "--blocks", "3"], "Pousse has no --blocks"),
+        (["play", "pahtum", "--x", "robot"], "--x: bad player 'robot'"),
+        (["play", "pahtum", "--o", "ai:wizard"], "--o: unknown level 'wizard'"),
+        (["play", "pahtum", "--player", "human", "--player", "ai:"], "--player 2: bad player"),
+        (["play", "pahtum", "--player", "human"], "Pah-Tum takes 2 players, not 1"),
+        (["play", "pousse", *["--player", "ai"] * 3], "Pousse takes 2 players, not 3"),
+        (["play", "pahtum", "--player", "ai", "--x", "ai"], "with --player or with --x/--o"),
+        (["play", "pahtum", "--opt", "size=9"],
+         "Pah-Tum has no option 'size' (options: board, blocks)"),
+        (["play", "pahtum", "--opt", "blocks=4"], "blocks '4' is not one of: random, 1, 3"),
+        (["play", "pahtum", "--opt", "blocks=many"], "blocks"),
+        (["play", "pahtum", "--opt", "board=huge"], "board 'huge' is not one of"),
+        (["play", "pahtum", "--opt", "blocks"], "--opt takes NAME=VALUE, not 'blocks'"),
+        (["play", "pahtum", "--opt", "=3"], "--opt takes NAME=VALUE"),
+        (["play", "pahtum", "--opt", "blocks=3", "--opt", "Blocks=5"],
+         "--opt blocks is given twice"),
+        (["play", "pousse", "--opt", "size=3"], "size 3 is out of range: 4 to 20"),
+        (["play", "pousse", "--opt", "size=big"], "size must be a whole number"),
+        (["play", "pousse", "--opt", "blocks=3"], "Pousse has no option 'blocks' (options: size)"),
+        (["play", "pousse", "--seed", "3"], "Pousse has no random start; --seed does nothing"),
+        (["play", "pousse", "--clock", "week"], "bad clock 'week'"),
+        (["play", "pousse", "--clock", "move:0"], "bad clock 'move:0'"),
+        (["play", "pousse", "--clock", "game:soon"], "bad clock 'game:soon'"),
         (["play", "pahtum", "--load", "/no/such/file"], "no such file"),
     ],
 )
