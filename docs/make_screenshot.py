@@ -9,8 +9,8 @@ import asyncio
 import time
 from pathlib import Path
 
+from rules import PlayerSpec
 from tui.app import ArenaApp
-from tui.session import Player
 
 OUT = Path(__file__).resolve().parent / "screenshot.svg"
 MOVES = [24, 17, 31, 10, 38]  # D4, C4, E4, B4, F4: cells picked by a person
@@ -18,11 +18,11 @@ MOVES = [24, 17, 31, 10, 38]  # D4, C4, E4, B4, F4: cells picked by a person
 
 async def main() -> None:
     app = ArenaApp("pahtum", options={"blocks": "7"}, seed=11, clocks_running=False,
-                   players=(Player("human"), Player("ai", "hard")), ai_seconds=1.0)
+                   players=[PlayerSpec.human(), PlayerSpec.ai("hard")], ai_seconds=1.0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
         deadline = time.monotonic() + 300
-        while not app.engine_ready("pahtum") and time.monotonic() < deadline:
+        while not app.services.engine_ready("pahtum") and time.monotonic() < deadline:
             await pilot.pause(0.1)
         for cell in MOVES:
             game = screen.session.game

@@ -1,36 +1,34 @@
-"""The Arena Textual app: menu -> setup -> game, plus the engine warm-up and saves glue."""
+"""The Arena Textual app: it owns navigation (menu -> setup -> game) and the services.
+
+Screens get the `Services` (engine host, saves glue) when they are made and
+ask for navigation with the messages of `tui.messages`.
+"""
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.message import Message
 from textual.screen import Screen
 
-from tui.session import MatchState, Player, Session
-
-if TYPE_CHECKING:
-    from ai.engine import StopFlag
-
-
-class EngineReady(Message):
-    """An engine finished importing and warming up (or failed: `error`)."""
-
-    def __init__(self, game_name: str, error: str | None) -> None:
-        super().__init__()
-        self.game_name, self.error = game_name, error
+from rules import PlayerSpec, TimeControl, get_game
+from tui.messages import EngineReady, OpenMenu, OpenSetup, StartSession
+from tui.screens.game import GameScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.setup import SetupScreen
+from tui.services import Services
+from tui.session import Session
+from tui.widgets.boards import has_board
 
 
 class ArenaApp(App):
     """Arena: play the contest games in a terminal."""
 
-    CSS_PATH = "arena.tcss"
+    CSS_PATH = ["arena.tcss", "boards.tcss"]
     TITLE = "Arena"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
@@ -40,7 +38,8 @@ class ArenaApp(App):
         *,
         options: dict[str, Any] | None = None,
         seed: int | None = None,
-        players: tuple[Any, Any] | None = None,
+        players: Sequence[PlayerSpec] | None = None,
+        control: TimeControl | None = None,
         load: Path | None = None,
         save_dir: Path | None = None,
         ai_seconds: float | None = None,
@@ -49,156 +48,65 @@ class ArenaApp(App):
     ) -> None:
         super().__init__()
         self.start_game, self.start_options, self.start_seed = game, options, seed
-        self.start_players = players
+        self.start_players = list(players) if players is not None else None
+        self.start_control = control
         self.start_load = load
-        self.save_dir = save_dir
-        self.ai_seconds = ai_seconds  # overrides the level's time budget (tests, demos)
-        self.now = now
-        self.clocks_running = clocks_running
-        self._engines: dict[str, str | None] = {}  # game name -> None (ready) or error text
-        self._preparing: set[str] = set()
-        self._stops: set[StopFlag] = set()
-        self._stops_lock = threading.Lock()
+        self.services = Services(self.post_message, save_dir=save_dir, ai_seconds=ai_seconds,
+                                 now=now, clocks_running=clocks_running)
 
     # ----- start-up ----------------------------------------------------------------------
     def on_mount(self) -> None:
-        from tui.screens.menu import MenuScreen
-
-        self.push_screen(MenuScreen())
-        players = self.start_players or (Player("human"), Player("human"))
+        self.push_screen(MenuScreen(self.services))
         if self.start_load is not None:
             try:  # the command line has checked that the file fits the game
-                session = self.load_session(self.start_load, players)
+                session = self.services.load_session(self.start_load, self.start_players)
             except Exception as err:  # noqa: BLE001 - stay on the menu, say why
                 self.notify(f"Load failed: {err}", severity="error")
                 return
             self.start_session(session, f"Loaded {self.start_load.name}.")
         elif self.start_game is not None:
             try:
-                session = Session.new(self.start_game, players, self.start_options,
-                                      self.start_seed, now=self.now)
+                session = self._new_session(self.start_game)
             except Exception as err:  # noqa: BLE001
                 self.notify(f"Cannot start: {err}", severity="error")
                 return
             self.start_session(session)
 
-    def start_session(self, session: Session, status: str | None = None) -> None:
-        from tui.screens.game import GameScreen
-        from tui.widgets.boards import has_board
+    def _new_session(self, game_name: str) -> Session:
+        game = get_game(game_name).new(self.start_options, self.start_seed)
+        # people in every seat unless the command line said otherwise: a hot-seat game
+        players = self.start_players or [PlayerSpec.human()] * game.players
+        return Session(game, players, control=self.start_control, now=self.services.now)
 
+    def start_session(self, session: Session, status: str | None = None) -> None:
         if not has_board(session.game.name):
             self.notify(f"{session.game.title} has no board in the app yet.", severity="error")
             return
-        screen = GameScreen(session)
-        if status:
-            screen._status = status
-        self.switch_screen(screen)
+        self.switch_screen(GameScreen(session, self.services, status))
 
-    # ----- the engine: import and warm-up off the UI thread -------------------------------------
-    def engine_ready(self, game_name: str) -> bool:
-        return game_name in self._engines and self._engines[game_name] is None
+    # ----- navigation: the screens ask, the app switches ----------------------------------
+    def on_open_menu(self, _message: OpenMenu) -> None:
+        self.switch_screen(MenuScreen(self.services))
 
-    def prepare_engine(self, game_name: str) -> None:
-        """Import and warm up the engine in a daemon thread (compiling can take a while).
+    def on_open_setup(self, message: OpenSetup) -> None:
+        self.switch_screen(SetupScreen(message.game_name, self.services))
 
-        A daemon thread rather than a worker: a compile cannot be stopped, and
-        quitting must not wait for it.
-        """
-        if game_name in self._engines or game_name in self._preparing:
-            return
-        self._preparing.add(game_name)
-
-        def prepare() -> None:
-            error = None
-            try:
-                from ai.engine import get_engine
-
-                get_engine(game_name).warm_up()
-            except Exception as err:  # noqa: BLE001 - reported in the engine panel
-                error = f"{type(err).__name__}: {err}"
-            try:
-                self.post_message(EngineReady(game_name, error))
-            except RuntimeError:
-                pass  # the app has closed
-
-        threading.Thread(target=prepare, name=f"warm-up {game_name}", daemon=True).start()
+    def on_start_session(self, message: StartSession) -> None:
+        self.start_session(message.session, message.status)
 
     def on_engine_ready(self, message: EngineReady) -> None:
-        self._preparing.discard(message.game_name)
-        self._engines[message.game_name] = message.error
+        self.services.settle(message.game_name, message.error)
         for screen in self.screen_stack:
-            hook = getattr(screen, "on_engine_ready", None)
-            if hook is not None and screen is not self:
-                hook(message.game_name, message.error)
+            screen.post_message(EngineReady(message.game_name, message.error))
 
-    def register_stop(self, stop: StopFlag) -> None:
-        with self._stops_lock:
-            self._stops.add(stop)
-
-    def unregister_stop(self, stop: StopFlag) -> None:
-        with self._stops_lock:
-            self._stops.discard(stop)
-
-    def stop_searches(self) -> None:
-        with self._stops_lock:
-            for stop in self._stops:
-                stop.set()
-
+    # ----- quitting -------------------------------------------------------------------------
     async def action_quit(self) -> None:
         # a running search holds a worker thread; its flag makes it return within ~0.1 s
-        self.stop_searches()
+        self.services.stop_all()
         self.exit()
 
     def on_unmount(self) -> None:
-        self.stop_searches()
-
-    # ----- saves ---------------------------------------------------------------------------
-    def saves_folder(self) -> Path:
-        from saves.store import save_dir
-
-        return save_dir(self.save_dir)
-
-    def save_session(self, session: Session, name: str) -> Path:
-        from saves.format import PlayerSpec, doc_from_game
-        from saves.store import SUFFIX, write_save
-
-        # the load list shows *.arena.json: a bare name gets the suffix so it is found again
-        path = self.saves_folder() / (name if name.endswith(SUFFIX) else name + SUFFIX)
-        # a save lists the players by side (mark) of the game on the board
-        players = [PlayerSpec(p.kind, p.level, p.name or "") for p in session.players_by_mark]
-        clocks = [session.clock(m) for m in (0, 1)]
-        doc = doc_from_game(session.game, players, clocks, session.match.to_dict())
-        write_save(path, doc)
-        return path
-
-    def choose_save(self, then: Callable[[Path | None], None],
-                    report: Callable[[str], None]) -> None:
-        """Offer the saves and exported positions; `then` gets the chosen path or None."""
-        from saves.store import list_saves
-        from tui.screens.dialogs import LoadDialog
-
-        try:
-            folder = self.saves_folder()
-            saves = list_saves(folder, native=True)
-        except Exception as err:  # noqa: BLE001 - one line where the caller says things
-            report(f"Cannot list saves: {err}")
-            return
-        self.push_screen(LoadDialog(folder, saves), then)
-
-    def load_session(self, path: Path, players: tuple[Any, Any] | None = None) -> Session:
-        """A save with its players, match and clocks; or a native position, which `players`
-        (by default two people, an analysis board) take up."""
-        from saves.store import is_save, read_native, read_save
-
-        if not is_save(path):
-            return Session(read_native(path), players or (Player("human"), Player("human")),
-                           now=self.now)
-        doc, game = read_save(path)
-        match = MatchState.from_dict(getattr(doc, "match", None), type(game).match_length)
-        by_mark = list(doc.players)
-        participants = [by_mark[(p + match.index) % 2] for p in (0, 1)]
-        return Session(game, participants, match=match, clocks=list(doc.clocks) or None,
-                       now=self.now)
+        self.services.stop_all()
 
     # ----- the command palette ------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -218,10 +126,11 @@ def run(
     *,
     options: dict[str, Any] | None = None,
     seed: int | None = None,
-    players: tuple[Any, Any] | None = None,
+    players: Sequence[PlayerSpec] | None = None,
+    control: TimeControl | None = None,
     load: Path | None = None,
     save_dir: Path | None = None,
 ) -> None:
     """Start the app: the menu if `game` is None, else that game (or the loaded file)."""
-    ArenaApp(game, options=options, seed=seed, players=players, load=load,
+    ArenaApp(game, options=options, seed=seed, players=players, control=control, load=load,
              save_dir=save_dir).run()

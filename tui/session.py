@@ -1,154 +1,107 @@
-"""A game session without Textual: players, turns, clocks, undo/redo, the match, AI requests.
+"""A game session without Textual: N participants, turns, the clock, undo/redo, the match,
+AI requests.
 
 The screens only render a `Session` and forward user intents to it, so the logic
-here is tested without a terminal. Participants are the two people/engines of
-a match; in game `i` participant `p` plays mark `(p + i) % 2` (sides swap).
+here is tested without a terminal. Participants are the people/engines of a
+match; the seats rotate from game to game by the rules' `MatchState`
+(participant `p` holds mark `(p + i) % n` in game `i`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from rules import Game, MoveError, get_game
-
-LEVELS = ("easy", "medium", "hard", "max")  # mirrors ai.engine.LEVELS without importing numba
-
-
-@dataclass(frozen=True)
-class Player:
-    """Who plays a side: a human, or the AI at a level (same shape as saves' PlayerSpec)."""
-
-    kind: str = "human"
-    level: str | None = None
-    name: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Player:
-        """`human` or `ai:LEVEL` (LEVEL one of easy, medium, hard, max)."""
-        t = text.strip().lower()
-        if t == "human":
-            return cls("human")
-        if t.startswith("ai"):
-            level = t[3:] if t.startswith("ai:") else "hard"
-            if level not in LEVELS:
-                raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(LEVELS)}")
-            return cls("ai", level)
-        raise ValueError(f"{text!r} is not a player: use human or ai:LEVEL")
-
-    @classmethod
-    def of(cls, spec: Any) -> Player:
-        """Copy any object with `kind`, `level`, `name` (e.g. saves.format.PlayerSpec).
-
-        An AI without a level (`ai` alone on the command line) plays at hard.
-        """
-        level = getattr(spec, "level", None)
-        if spec.kind == "ai" and level is None:
-            level = "hard"
-        return cls(spec.kind, level, getattr(spec, "name", None) or None)
-
-    @property
-    def is_ai(self) -> bool:
-        return self.kind == "ai"
-
-    @property
-    def code(self) -> str:
-        return f"ai:{self.level}" if self.is_ai else "human"
-
-    def label(self, only_human: bool = False) -> str:
-        """The name if set, else You (the one human against the AI), Human or AI (level)."""
-        if self.name:
-            return self.name
-        if self.is_ai:
-            return f"AI ({self.level})"
-        return "You" if only_human else "Human"
-
-
-@dataclass
-class MatchState:
-    """Where a match stands: `results[i]` holds game i's points per mark."""
-
-    length: int = 1
-    index: int = 0
-    results: list[tuple[int, ...]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"length": self.length, "index": self.index,
-                "results": [list(r) for r in self.results]}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None, length: int) -> MatchState:
-        if not data:
-            return cls(length)
-        return cls(int(data.get("length", length)), int(data.get("index", 0)),
-                   [tuple(int(p) for p in r) for r in data.get("results", [])])
+from rules import Clock, Game, MatchState, MoveError, PlayerSpec, TimeControl, get_game
+from rules.outcome import Outcome, Termination
 
 
 @dataclass(frozen=True)
 class AIRequest:
-    """One question for the engine; `generation` names the position it was asked about."""
+    """One question for the engine; `generation` names the position it was asked about.
+
+    `seconds` is the most the clock lets the engine spend (None: no limit, the
+    level's own time).
+    """
 
     generation: int
     game: Game
     level: str
     purpose: str  # "move" or "hint"
+    seconds: float | None = None
 
 
 class Session:
-    """One match of one game between two participants."""
+    """One match of one game between its participants (one per seat)."""
 
     def __init__(
         self,
         game: Game,
-        players: Sequence[Any],
+        participants: Sequence[PlayerSpec],
         *,
         match: MatchState | None = None,
-        clocks: Sequence[float] | None = None,
+        clock: Clock | None = None,
+        control: TimeControl | None = None,
         now: Callable[[], float] = time.monotonic,
-        start: Game | None = None,
     ) -> None:
+        n = game.players
+        self.participants = tuple(participants)
+        if len(self.participants) != n:
+            raise ValueError(f"{game.title} takes {n} players, not {len(self.participants)}")
         self.game = game
-        self.participants = tuple(Player.of(p) for p in players)
-        if len(self.participants) != 2:
-            raise ValueError("a session needs two players")
-        self.match = match or MatchState(type(game).match_length)
-        self._start = start or self._start_of(game)
-        self.clocks = [float(c) for c in clocks] if clocks else [0.0, 0.0]
+        self.match = match or MatchState(type(game).match_rule, n)
+        if self.match.players != n:
+            raise ValueError(f"the match is for {self.match.players} players, the game {n}")
+        if clock is None:
+            clock = Clock.start(control or type(game).offered_time_controls()[0], n)
+        elif len(clock.used) != n:
+            raise ValueError(f"the clock counts {len(clock.used)} players, the game {n}")
+        self.clock = clock
+        self._start = type(game).from_start(game.options, game.start_native())
         self._now = now
-        self._since = now()
+        self._since = now()  # when the move under way started
         self.redo_stack: list[Hashable] = []
         self.generation = 0
 
-    @staticmethod
-    def _start_of(game: Game) -> Game:
-        return type(game).from_start(game.options, game.start_native())
-
     @classmethod
-    def new(cls, game_name: str, players: Sequence[Any], options: dict[str, Any] | None = None,
-            seed: int | None = None, **kw: Any) -> Session:
-        return cls(get_game(game_name).new(options, seed), players, **kw)
+    def new(cls, game_name: str, participants: Sequence[PlayerSpec],
+            options: dict[str, Any] | None = None, seed: int | None = None,
+            control: TimeControl | None = None,
+            now: Callable[[], float] = time.monotonic) -> Session:
+        return cls(get_game(game_name).new(options, seed), participants, control=control, now=now)
 
     # ----- who plays what ----------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        return self.game.marks
+
     def participant_of(self, mark: int) -> int:
-        return (mark + self.match.index) % 2
+        return self.match.participant_of(mark)
 
     def mark_of(self, participant: int) -> int:
-        return (participant + self.match.index) % 2
+        return self.match.mark_of(participant)
 
-    def player(self, mark: int) -> Player:
+    def player(self, mark: int) -> PlayerSpec:
         """The player holding `mark` in the current game."""
         return self.participants[self.participant_of(mark)]
 
     @property
-    def players_by_mark(self) -> tuple[Player, Player]:
-        return self.player(0), self.player(1)
+    def players_by_mark(self) -> tuple[PlayerSpec, ...]:
+        return tuple(self.player(m) for m in range(self.players))
 
     def label(self, mark: int) -> str:
         """Who holds `mark`, as the panels show it."""
+        return self.label_of(self.participant_of(mark))
+
+    def label_of(self, participant: int) -> str:
         humans = sum(not p.is_ai for p in self.participants)
-        return self.player(mark).label(only_human=humans == 1)
+        return self.participants[participant].label(only_human=humans == 1)
 
     @property
     def to_move(self) -> int:
@@ -166,25 +119,54 @@ class Session:
     def has_ai(self) -> bool:
         return any(p.is_ai for p in self.participants)
 
-    # ----- clocks --------------------------------------------------------------
-    def clock(self, mark: int) -> float:
-        """Seconds `mark` has thought so far, counting the running turn."""
-        running = mark == self.to_move and not self.game.is_over
-        return self.clocks[mark] + (self._now() - self._since if running else 0.0)
+    # ----- the clock ------------------------------------------------------------
+    @property
+    def control(self) -> TimeControl:
+        return self.clock.control
+
+    def elapsed(self) -> float:
+        """Seconds the mover has spent on the move under way (0 once the game is over)."""
+        return 0.0 if self.game.is_over else max(0.0, self._now() - self._since)
+
+    def _running(self, mark: int) -> float:
+        return self.elapsed() if mark == self.to_move else 0.0
+
+    def clock_spent(self, mark: int) -> float:
+        """All the time `mark` has thought in this game, the running move included."""
+        return self.clock.spent(mark, self._running(mark))
+
+    def clock_left(self, mark: int) -> float | None:
+        """What `mark` has left (of the move under way for a move clock); None: no limit."""
+        return self.clock.left(mark, self._running(mark))
 
     def _charge(self) -> None:
-        """Bill the running turn to the side to move and restart the turn timer."""
+        """Bill the running move to the mover and restart the move timer."""
         now = self._now()
         if not self.game.is_over:
-            self.clocks[self.to_move] += now - self._since
+            self.clock.charge(self.to_move, now - self._since)
         self._since = now
+
+    def check_time(self) -> bool:
+        """End the game if the mover has run out of time; True if it just ended so."""
+        game = self.game
+        if game.is_over or not self.clock.flagged(self.to_move, self.elapsed()):
+            return False
+        mover = self.to_move
+        self._charge()
+        game.forfeit(mover, Termination.TIME, f"{self.marks[mover]} ran out of time")
+        self._changed()
+        return True
 
     # ----- moves -----------------------------------------------------------------
     def _changed(self) -> None:
         self.generation += 1
 
     def play(self, move: Hashable) -> None:
-        """Play a legal move for the side to move (MoveError, nothing changed, otherwise)."""
+        """Play a legal move for the mover (MoveError, nothing changed, otherwise).
+
+        A mover whose time has run out loses instead (the game ends, MoveError).
+        """
+        self.check_time()
         if not self.game.is_legal(move):
             self.game.play(move)  # raises the rules' own one-line MoveError
         self._charge()
@@ -193,9 +175,8 @@ class Session:
         self._changed()
 
     def _steps_back(self) -> int:
-        """How many moves one undo takes back: vs AI, back to the human's last turn."""
-        history = self.game.history
-        if not history:
+        """How many moves one undo takes back: vs AI, back to a person's last turn."""
+        if not self.game.history:
             return 0
         if not self.has_human:
             return 1
@@ -208,10 +189,22 @@ class Session:
                 break
         return steps
 
+    @property
+    def lost_on_time(self) -> bool:
+        outcome = self.game.outcome
+        return outcome is not None and outcome.kind is Termination.TIME
+
     def undo(self) -> list[Hashable]:
-        """Take moves back (see `_steps_back`); MoveError if there is none."""
+        """Take moves back (see `_steps_back`); MoveError if there is none.
+
+        After a loss on time the game resumes first, so undo also takes a flag back.
+        """
+        resumed = self.lost_on_time
+        if resumed:
+            self.game.resume()
+            self._since = self._now()  # the time since the flag was nobody's move
         steps = self._steps_back()
-        if not steps:
+        if not steps and not resumed:
             raise MoveError("there is no move to undo")
         self._charge()
         undone = [self.game.undo() for _ in range(steps)]
@@ -220,9 +213,11 @@ class Session:
         return undone
 
     def redo(self) -> list[Hashable]:
-        """Replay undone moves until a human is to move again (one move if no human)."""
+        """Replay undone moves until a person is to move again (one move if no person)."""
         if not self.redo_stack:
             raise MoveError("there is no move to redo")
+        if self.game.is_over:
+            raise MoveError("the game is over")
         self._charge()
         done: list[Hashable] = []
         while self.redo_stack:
@@ -236,18 +231,28 @@ class Session:
 
     # ----- AI requests ---------------------------------------------------------------
     def request(self, purpose: str = "move", level: str | None = None) -> AIRequest:
-        """A snapshot of the position for the engine, tagged with the current generation."""
+        """A snapshot of the position for the engine, tagged with the current generation.
+
+        The clock caps the engine's time: the mover's clock (a hint spends the
+        person's own time).
+        """
         if level is None:
             mover = self.player(self.to_move)
             level = mover.level if mover.is_ai and mover.level else "medium"
-        return AIRequest(self.generation, self.game.copy(), level, purpose)
+        seconds = None
+        if self.control.limited:
+            seconds = self.clock.ai_seconds(self.to_move, float("inf"),
+                                            type(self.game).moves_estimate, self.elapsed())
+        return AIRequest(self.generation, self.game.copy(), level, purpose, seconds)
 
     def is_current(self, request: AIRequest) -> bool:
         return request.generation == self.generation
 
     def accept(self, request: AIRequest, move: Hashable) -> bool:
-        """Play the AI's reply if it is for the position still on the board."""
+        """Play the AI's reply if it is for the position still on the board, in time."""
         if not self.is_current(request) or not self.ai_to_move:
+            return False
+        if self.check_time():
             return False
         self.play(move)
         return True
@@ -258,39 +263,31 @@ class Session:
         return self.match.index + 1
 
     @property
-    def has_return_game(self) -> bool:
+    def has_next_game(self) -> bool:
         return self.game.is_over and self.match.index + 1 < self.match.length
 
     @property
     def match_over(self) -> bool:
         return self.game.is_over and self.match.index + 1 >= self.match.length
 
-    def results(self) -> list[tuple[int, ...]]:
-        """Points per mark of every finished game of the match, this one included if over."""
-        done = list(self.match.results)
-        if self.game.is_over and len(done) == self.match.index:
-            outcome = self.game.outcome
-            assert outcome is not None
-            done.append(tuple(outcome.points))
-        return done
+    def standing(self) -> list[float]:
+        """Per participant, the match rule's standing over the finished games (this one
+        included once it is over)."""
+        return self.match.standing(self.game.outcome)
 
-    def margins(self) -> tuple[int, int]:
-        """Per participant, the sum over finished games of own points minus the other's."""
-        total = [0, 0]
-        for i, points in enumerate(self.results()):
-            for p in (0, 1):
-                own = (p + i) % 2
-                total[p] += points[own] - points[1 - own]
-        return total[0], total[1]
+    def leaders(self) -> list[int]:
+        return self.match.rule.leaders(self.standing())
 
     def next_game(self) -> None:
-        """Start the return game: same start position, participants swap marks."""
-        if not self.has_return_game:
-            raise MoveError("there is no return game to play")
-        self.match.results = self.results()
+        """Start the match's next game: same start position, the seats rotate."""
+        if not self.has_next_game:
+            raise MoveError("there is no next game in this match")
+        outcome = self.game.outcome
+        assert isinstance(outcome, Outcome)
+        self.match.results.append(outcome)
         self.match.index += 1
         self.game = self._start.copy()
-        self.clocks = [0.0, 0.0]
+        self.clock = Clock.start(self.control, self.players)
         self._since = self._now()
         self.redo_stack.clear()
         self._changed()

@@ -1,4 +1,10 @@
-"""The app driven through Pilot at 80x24: hot-seat by keys, the AI, undo, saves, quit, match."""
+"""The app driven through Pilot at 80x24, for every registered game: the menu, the setup
+screen, moves by keys, the AI, undo, the clock, saves, quit, the match.
+
+Nothing here knows a game's rules: moves come from `legal_moves()`, the keys
+that reach one from the board's own cursor model (`step`, `target_for`).
+Per-game facts live in the per-game files (test_pahtum_app.py, test_pousse_app.py).
+"""
 
 from __future__ import annotations
 
@@ -6,131 +12,250 @@ import os
 import random
 import threading
 import time
+from collections import deque
+from collections.abc import Hashable
 from pathlib import Path
 
-from rich.style import Style
+import pytest
+from textual.widgets import OptionList, Select
 
+from rules import ClockKind, PlayerSpec, TimeControl, game_names, get_game
 from tui.app import ArenaApp
 from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.screens.game import PACES, GameScreen
 from tui.screens.menu import MenuScreen
-from tui.session import Player
-from tui.widgets.pahtum_board import PahTumBoard
+from tui.screens.setup import SetupScreen
+from tui.widgets.boards.grid import GridBoard
 
 SIZE = (80, 24)
-HUMAN = Player("human")
+HUMAN = PlayerSpec.human()
+MOVE_10 = TimeControl(ClockKind.MOVE, 10.0)
+MATCH_GAMES = [n for n in game_names() if get_game(n).match_rule.length > 1]
 
 
-def app_for(players=(HUMAN, HUMAN), blocks: str = "21", seed: int = 4, **kw) -> ArenaApp:
-    return ArenaApp("pahtum", options={"blocks": blocks}, seed=seed, players=players,
-                    clocks_running=False, **kw)
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
 
 
-async def wait_engine(app: ArenaApp, pilot) -> None:
-    deadline = time.monotonic() + 120
-    while not app.engine_ready("pahtum"):
+def seats(game_name: str, *rest: PlayerSpec, first: PlayerSpec = HUMAN) -> list[PlayerSpec]:
+    """`first` in seat 0, then `rest`, then people in the seats left."""
+    n = get_game(game_name).player_count[0]
+    return ([first, *rest] + [HUMAN] * n)[:n]
+
+
+def app_for(game_name: str, players: list[PlayerSpec] | None = None, **kw) -> ArenaApp:
+    kw.setdefault("clocks_running", False)
+    return ArenaApp(game_name, seed=4, players=players or seats(game_name), **kw)
+
+
+async def wait_engine(app: ArenaApp, pilot, game_name: str) -> None:
+    deadline = time.monotonic() + 180
+    while not app.services.engine_ready(game_name):
+        assert app.services.engine_error(game_name) is None
         assert time.monotonic() < deadline, "the engine never got ready"
         await pilot.pause(0.1)
 
 
-async def play_by_keys(pilot, board: PahTumBoard, cell: int) -> None:
-    """Walk the cursor to `cell` with the arrow keys, then press Enter."""
-    r, c = divmod(board.cursor, 7)
-    tr, tc = divmod(cell, 7)
-    keys = ["down" if tr > r else "up"] * abs(tr - r)
-    keys += ["right" if tc > c else "left"] * abs(tc - c)
-    await pilot.press(*keys, "enter")
+def keys_to(board: GridBoard, move: Hashable) -> list[str]:
+    """The shortest walk of arrow keys from the board's cursor to the target of `move`."""
+    goal = board.target_for(move)
+    seen = {board.cursor: []}
+    queue = deque([board.cursor])
+    while queue:
+        here = queue.popleft()
+        if here == goal:
+            return seen[here]
+        for key in ("up", "down", "left", "right"):
+            there = board.step(here, key)
+            if there not in seen:
+                seen[there] = [*seen[here], key]
+                queue.append(there)
+    raise AssertionError(f"no keys reach {move!r}")
 
 
-async def finish_game_one(pilot, screen: GameScreen, seed: int) -> list[tuple[int, ...]]:
-    """Play game one out with random moves, start the return game; game one's points."""
-    rng = random.Random(seed)
-    while not screen.session.game.is_over:
-        screen._play(rng.choice(screen.session.game.legal_moves()))
+async def play_by_keys(pilot, board: GridBoard, move: Hashable) -> None:
+    """Walk the cursor to `move` with the arrow keys, then press Enter."""
+    await pilot.press(*keys_to(board, move), "enter")
     await pilot.pause()
-    first = screen.session.results()
-    await pilot.click("#return")
-    await pilot.pause()
-    return first
 
 
-async def test_menu_lists_games_and_starts_a_hot_seat_game() -> None:
+def nearest(board: GridBoard) -> Hashable:
+    """A legal move few keys away (a real walk, but a short one)."""
+    return min(board.game.legal_moves()[:60], key=lambda m: len(keys_to(board, m)))
+
+
+def text_of(widget) -> str:
+    return str(widget.render())
+
+
+# ----- the menu and the setup screen ---------------------------------------------------------
+async def test_menu_lists_every_game_and_enter_starts_a_game_between_people() -> None:
     app = ArenaApp(clocks_running=False)
     async with app.run_test(size=SIZE) as pilot:
-        assert isinstance(app.screen, MenuScreen)
-        await pilot.press("enter")  # Pah-Tum, the first game
-        await pilot.pause()
-        await pilot.click("#start")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
-        assert not app.screen.session.has_ai or app.screen.session.player(1).is_ai
+        for index, name in enumerate(game_names()):
+            cls = get_game(name)
+            menu = app.screen
+            assert isinstance(menu, MenuScreen)
+            listed = menu.query_one("#games", OptionList)
+            titles = [str(listed.get_option_at_index(i).prompt).split("\n")[0]
+                      for i in range(listed.option_count)]
+            assert titles == [get_game(n).title for n in game_names()]
+            await pilot.press(*["down"] * index, "enter")
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, SetupScreen) and setup.game_name == name
+            for seat in range(1, cls.player_count[0]):  # the AI's seats become people's
+                await pilot.press("tab", "enter", "home", "enter")
+                await pilot.pause()
+                assert setup.query_one(f"#player-{seat}", Select).value == "human"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.session.game.name == name
+            assert not screen.session.has_ai
+            assert len(screen.session.participants) == cls.player_count[0]
+            assert screen.board.has_focus
+            move = nearest(screen.board)
+            await play_by_keys(pilot, screen.board, move)
+            assert screen.session.game.history == [move]
+            await pilot.press("n", "y")  # a game in progress is left only after a yes
+            await pilot.pause()
 
 
-async def test_whole_hot_seat_game_by_keys_to_the_final_score() -> None:
-    app = app_for(blocks="25")
+async def test_the_setup_screen_has_a_row_per_seat_the_clocks_and_a_seed_if_random(
+        game_name: str) -> None:
+    cls = get_game(game_name)
+    app = ArenaApp(clocks_running=False)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["down"] * game_names().index(game_name), "enter")
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        shown = [s for s in setup.query(Select) if (s.id or "").startswith("player-")
+                 and s.id != "player-count" and s.parent.display]
+        assert len(shown) == cls.player_count[0]
+        assert [s.value for s in shown] == ["human"] + ["ai:medium"] * (len(shown) - 1)
+        labels = [str(s.parent.query_one("Label").render()) for s in shown]
+        assert labels == [f"{m} plays" for m in cls.default_marks[:len(shown)]]
+        clock = setup.query_one("#clock", Select)
+        assert clock.value == cls.offered_time_controls()[0].key()
+        assert bool(setup.query("#seed")) == cls.random_start
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_the_setup_screen_starts_the_chosen_clock(game_name: str) -> None:
+    cls = get_game(game_name)
+    limited = next(c for c in cls.offered_time_controls() if c.limited)
+    app = ArenaApp(clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["down"] * game_names().index(game_name), "enter")
+        await pilot.pause()
+        app.screen.query_one("#clock", Select).value = limited.key()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        game = screen.session.game
-        while not game.is_over:
-            before = len(game.history)
-            r, c = divmod(screen.board.cursor, 7)
-            # the nearest empty cell: a real walk with the arrow keys, but a short one
-            near = min(game.legal_moves(), key=lambda m: abs(m // 7 - r) + abs(m % 7 - c))
-            await play_by_keys(pilot, screen.board, near)
-            assert len(game.history) == before + 1
-        await pilot.pause()
-        result = app.screen
-        assert isinstance(result, ResultScreen)
-        x, o = game.scores()
-        text = "\n".join(result.lines)
-        assert f"X {x}:" in text and f"O {o}:" in text
-        assert game.outcome.reason in text
-        assert "Return game" in text
+        assert screen.session.control == limited
+        assert screen.session.player(1).is_ai  # the default second seat
+        assert screen.session.player(0) == HUMAN
 
 
-async def test_the_ai_replies() -> None:
-    app = app_for((HUMAN, Player("ai", "easy")), ai_seconds=0.2)
+# ----- the game screen ---------------------------------------------------------------------------
+async def test_every_game_renders_at_80x24_with_its_title_and_players(game_name: str) -> None:
+    ann = PlayerSpec.human("Ann")
+    app = app_for(game_name, seats(game_name, first=ann))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_engine(app, pilot)
-        screen = app.screen
-        await pilot.press("enter")
         await pilot.pause()
+        screen = app.screen
+        game = screen.session.game
+        title = screen.query_one("#title")
+        assert title.region.height == 1 and title.region.width == SIZE[0]
+        assert screen.title_line[0].startswith(f"Arena · {game.title}")
+        assert screen.title_line[1] == f"{game.marks[game.to_move]} to move: " \
+            f"{screen.session.label(game.to_move)}"
+        panel = text_of(screen.query_one("#players")).splitlines()
+        assert len(panel) == game.players
+        for mark, row in zip(game.marks, panel, strict=True):
+            assert row[2:].startswith(f"{mark} ")
+        assert "Ann" in panel[0]
+        for widget in ("#board", "#players", "#engine", "#moves", "#status"):
+            region = screen.query_one(widget).region
+            assert region.right <= SIZE[0] and region.bottom <= SIZE[1]
+
+
+async def test_hot_seat_undo_and_redo_one_move_each(game_name: str) -> None:
+    app = app_for(game_name)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        game = screen.session.game
+        first = nearest(screen.board)
+        await play_by_keys(pilot, screen.board, first)
+        second = nearest(screen.board)
+        await play_by_keys(pilot, screen.board, second)
+        await pilot.press("u")
+        await pilot.pause()
+        assert game.history == [first]
+        assert screen._status == f"Took back {game.move_text(second)}."
+        await pilot.press("r")
+        await pilot.pause()
+        assert game.history == [first, second]
+        moves = text_of(screen.query_one("#moves"))
+        assert moves.startswith(f" 1. {game.move_text(first)}")
+
+
+async def test_the_ai_replies_and_gives_hints(game_name: str) -> None:
+    app = app_for(game_name, seats(game_name, PlayerSpec.ai("easy")), ai_seconds=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_engine(app, pilot, game_name)
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert len(screen.session.game.history) == 2
-        assert screen._status.startswith("O played ")
+        game = screen.session.game
+        assert len(game.history) == 2
+        assert screen._status.startswith(f"{game.marks[1]} played ")
         assert not screen.session.ai_to_move
         await pilot.press("h")  # a hint is shown on the board, nothing is played
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert screen.board.hint in screen.session.game.legal_moves()
+        assert screen.board.hint in game.legal_moves()
         assert screen._status.startswith("Hint: ")
-        assert len(screen.session.game.history) == 2
+        assert len(game.history) == 2
 
 
-async def test_ai_against_ai_plays_to_the_end_at_the_chosen_pace() -> None:
-    app = app_for((Player("ai", "easy"), Player("ai", "easy")), blocks="25", ai_seconds=0.05)
+async def test_ai_against_ai_plays_at_the_chosen_pace() -> None:
+    name = game_names()[0]
+    easy = PlayerSpec.ai("easy")
+    app = app_for(name, [easy] * get_game(name).player_count[0], ai_seconds=0.05)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
+        assert screen.check_action("pace", ()) and not screen.check_action("hint", ())
         # at pace 0 the game may be over before the pilot sees the screen idle again,
         # so check the pace itself rather than the status line it writes
         await pilot.press("plus", "plus", "plus", "plus")
         assert PACES[screen.pace_index] == 0.0
-        await wait_engine(app, pilot)
-        deadline = time.monotonic() + 30
+        await wait_engine(app, pilot, name)
+        deadline = time.monotonic() + 60
         while not isinstance(app.screen, ResultScreen):
             assert time.monotonic() < deadline
             await pilot.pause(0.1)
-        assert screen.session.game.is_over and screen.session.game.empty_count() == 0
+        assert screen.session.game.is_over
+        screen.action_pace(5)
+        assert screen._status == f"AI vs AI pace: {PACES[-1]:g} s between moves."
 
 
-async def test_undo_while_the_ai_thinks_drops_its_reply() -> None:
-    app = app_for((HUMAN, Player("ai", "max")), blocks="1", ai_seconds=20.0)
+async def test_undo_while_the_ai_thinks_drops_its_reply(game_name: str) -> None:
+    app = app_for(game_name, seats(game_name, PlayerSpec.ai("max")), ai_seconds=20.0)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_engine(app, pilot)
+        await wait_engine(app, pilot, game_name)
         screen = app.screen
-        await pilot.press("enter")
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
         await pilot.pause(0.3)
         assert screen._thinking is not None  # the search is running
         await pilot.press("u")
@@ -142,145 +267,12 @@ async def test_undo_while_the_ai_thinks_drops_its_reply() -> None:
         assert not screen.session.ai_to_move
 
 
-async def test_save_then_load_restores_the_position(tmp_path: Path) -> None:
-    app = app_for(save_dir=tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        game = screen.session.game
-        for _ in range(3):
-            await play_by_keys(pilot, screen.board, game.legal_moves()[0])
-        saved = list(game.history)
-        assert len(saved) == 3
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, NameDialog)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert screen._status.startswith("Saved to ")
-        assert len(list(tmp_path.glob("*.arena.json"))) == 1
-        await play_by_keys(pilot, screen.board, game.legal_moves()[-1])
-        assert len(screen.session.game.history) == 4
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, LoadDialog)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert app.screen is screen
-        assert screen.session.game.history == saved
-        assert screen._status.startswith("Loaded ")
-
-
-async def test_a_click_plays_the_cell_and_export_writes_the_native_position(
-        tmp_path: Path) -> None:
-    app = app_for(save_dir=tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        game = screen.session.game
-        cell = game.legal_moves()[5]
-        row, col = divmod(cell, 7)
-        # the board's geometry: a 4-column row gutter, 5 columns per cell, 2 lines per row
-        await pilot.click("#board", offset=(4 + col * 5 + 2, 1 + row * 2))
-        await pilot.pause()
-        assert game.history == [cell]
-        await pilot.press("e")
-        await pilot.pause()
-        assert isinstance(app.screen, NameDialog)
-        await pilot.press("enter")
-        await pilot.pause()
-        exported = list(tmp_path.glob("*.txt"))
-        assert len(exported) == 1 and exported[0].read_text() == game.to_native()
-        assert screen._status.startswith("Exported ")
-        await play_by_keys(pilot, screen.board, game.legal_moves()[0])
-        await pilot.press("l")  # the exported position is in the load list and loads back
-        await pilot.pause()
-        assert isinstance(app.screen, LoadDialog)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert app.screen is screen and screen._status.startswith("Loaded ")
-        assert screen.session.game.to_native() == exported[0].read_text()
-        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
-        await pilot.press("n")  # a game in progress is left only after a yes
-        await pilot.pause()
-        await pilot.press("escape")
-        await pilot.pause()
-        assert app.screen is screen
-        await pilot.press("n", "y")
-        await pilot.pause()
-        assert isinstance(app.screen, MenuScreen)
-
-
-async def test_a_save_in_the_return_game_loads_with_sides_swapped(tmp_path: Path) -> None:
-    ann, bob = Player("human", name="Ann"), Player("human", name="Bob")
-    app = app_for((ann, bob), blocks="25", save_dir=tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        first = await finish_game_one(pilot, screen, seed=5)
-        screen._play(screen.session.game.legal_moves()[0])
-        path = app.save_session(screen.session, "match.arena.json")
-        loaded = app.load_session(path)
-        assert loaded.game_number == 2 and loaded.match.results == first
-        assert loaded.participants == (ann, bob)
-        assert loaded.player(0) == bob
-        assert loaded.game.history == screen.session.game.history
-
-
-async def test_a_failed_load_leaves_the_game(tmp_path: Path) -> None:
-    (tmp_path / "bad.arena.json").write_text("{not json")
-    app = app_for(save_dir=tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
-        await pilot.press("l")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        assert screen._status.startswith("Load failed: ")
-        assert len(screen.session.game.history) == 1
-
-
-async def test_the_menu_loads_a_save_and_refuses_a_damaged_one(tmp_path: Path) -> None:
-    app = app_for(save_dir=tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        for _ in range(2):
-            await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
-        saved = list(screen.session.game.history)
-        app.save_session(screen.session, "good.arena.json")
-        (tmp_path / "bad.arena.json").write_text("{not json")
-        os.utime(tmp_path / "good.arena.json", (1, 1))  # the damaged one is listed first
-        app.switch_screen(MenuScreen())
-        await pilot.pause()
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, LoadDialog)
-        await pilot.press("enter")  # bad.arena.json, the newest
-        await pilot.pause()
-        assert isinstance(app.screen, MenuScreen)
-        status = str(app.screen.query_one("#status").render())
-        assert status.startswith("Load failed: bad.arena.json")
-        await pilot.press("l")
-        await pilot.pause()
-        await pilot.press("down", "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
-        assert app.screen.session.game.history == saved
-
-
-async def test_the_players_panel_shows_the_match_in_the_return_game() -> None:
-    app = app_for((Player("human", name="Ann"), Player("human", name="Bob")), blocks="25")
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        await finish_game_one(pilot, screen, seed=3)
-        margins = screen.session.margins()
-        panel = str(screen.query_one("#players").render())
-        assert f"match: Ann {margins[0]:+d}  Bob {margins[1]:+d}" in panel
-
-
 async def test_quit_while_the_ai_thinks_exits_at_once() -> None:
-    app = app_for((HUMAN, Player("ai", "max")), blocks="1", ai_seconds=30.0)
+    name = game_names()[0]
+    app = app_for(name, seats(name, PlayerSpec.ai("max")), ai_seconds=30.0)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_engine(app, pilot)
-        await pilot.press("enter")
+        await wait_engine(app, pilot, name)
+        await play_by_keys(pilot, app.screen.board, nearest(app.screen.board))
         await pilot.pause(0.3)
         assert app.screen._thinking is not None
         started = time.monotonic()
@@ -291,7 +283,7 @@ async def test_quit_while_the_ai_thinks_exits_at_once() -> None:
             for t in threading.enumerate()):
         time.sleep(0.05)
     assert time.monotonic() - started < 2.0
-    assert not app._stops  # every search has returned
+    assert app.services.searching == 0  # every search has returned
 
 
 def _busy(thread: threading.Thread) -> bool:
@@ -305,72 +297,31 @@ def _busy(thread: threading.Thread) -> bool:
     return False
 
 
-async def test_the_return_game_swaps_sides() -> None:
-    ann, bob = Player("human", name="Ann"), Player("human", name="Bob")
-    app = app_for((ann, bob), blocks="25")
+async def test_a_hint_asked_before_the_engine_is_ready_follows_by_itself() -> None:
+    name = game_names()[0]
+    app = app_for(name, ai_seconds=0.2)  # hot-seat: the engine is not prepared up front
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        start = screen.session.game.start_native()
-        rng = random.Random(3)
-        for _ in range(2):
-            game = screen.session.game
-            while not game.is_over:
-                screen._play(rng.choice(game.legal_moves()))
-            await pilot.pause()
-            assert isinstance(app.screen, ResultScreen)
-            if screen.session.match_over:
-                break
-            await pilot.click("#return")
-            await pilot.pause()
-            s = screen.session
-            assert app.screen is screen and s.game_number == 2
-            assert s.player(0) == bob and s.player(1) == ann
-            assert s.game.history == [] and s.game.start_native() == start
-            assert "game 2 of 2" in screen.title_line[0]
-            assert screen.title_line[1] == "X to move: Bob"
-            assert "X Bob" in str(screen.query_one("#players").render())
-        text = "\n".join(app.screen.lines)
-        margins = screen.session.margins()
-        assert "Match result" in text
-        assert f"Ann (first X): {margins[0]:+d}" in text
-        assert f"Bob (first O): {margins[1]:+d}" in text
-
-
-async def test_the_board_reads_without_colour() -> None:
-    app = app_for(blocks="7", seed=11)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        game = screen.session.game
-        for cell in (24, 17, 25, 18, 23):  # X D4, O C4, X D5, O C5, X D3: a run D3-D5
-            screen._play(cell)
+        assert not app.services.engine_ready(name)  # so h takes the "not ready yet" path
+        await pilot.press("h")  # once, and never again below
+        await wait_engine(app, pilot, name)
+        await app.workers.wait_for_complete()
         await pilot.pause()
-        text = screen.board.render()
-        rows = text.plain.split("\n")
-        assert rows[0].split() == list("1234567")
-        assert text.plain.count("#") == game.start.count("+")
-        assert rows[1 + 3 * 2].split() == ["D", ".", ".", "(X)", "[X]", "X", ".", "."]
-        assert rows[1 + 2 * 2].split()[4:6] == ["O", "O"]
-        # the scoring run is underlined cell by cell; O's two in a row is not
-        underlined = {i for span in text.spans
-                      if isinstance(span.style, Style) and span.style.underline
-                      for i in range(span.start, span.end)}
-
-        def mark_at(row: int, col: int) -> int:
-            return sum(len(r) + 1 for r in rows[:1 + row * 2]) + 4 + col * 5 + 2
-
-        assert {mark_at(3, c) for c in (2, 3, 4)} <= underlined
-        assert not {mark_at(2, c) for c in (3, 4)} & underlined
+        assert screen.board.hint in screen.session.game.legal_moves()
+        assert screen._status.startswith("Hint: ")
 
 
 async def test_the_command_palette_runs_game_actions() -> None:
-    app = app_for()
+    name = game_names()[0]
+    app = app_for(name)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
         assert len(screen.session.game.history) == 1
         titles = [c.title for c in app.get_system_commands(screen)]
         assert {"Undo", "Redo", "Hint", "Save", "Load", "Export", "New"} <= set(titles)
         assert "Result" not in titles  # only once the game is over
+        assert screen.check_action("hint", ()) and not screen.check_action("pace", ())
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"undo")
@@ -380,46 +331,207 @@ async def test_the_command_palette_runs_game_actions() -> None:
         assert screen.session.game.history == []
 
 
-async def test_footer_keys_fit_the_players() -> None:
-    hot_seat = app_for()
-    async with hot_seat.run_test(size=SIZE):
-        screen = hot_seat.screen
-        assert screen.check_action("hint", ()) and not screen.check_action("pace", ())
-    watch = app_for((Player("ai", "easy"), Player("ai", "easy")), ai_seconds=0.05)
-    async with watch.run_test(size=SIZE):
-        screen = watch.screen
-        assert screen.check_action("pace", ()) and not screen.check_action("hint", ())
-        screen.action_pace(1)
-        assert screen._status == "AI vs AI pace: 2 s between moves."
-
-
-async def test_question_mark_shows_the_rules() -> None:
-    app = app_for()
+async def test_question_mark_shows_the_rules_and_the_keys(game_name: str) -> None:
+    app = app_for(game_name)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, RulesDialog)
-        text = str(app.screen.query_one("#result-lines").render())
-        assert "3 -> 3, 4 -> 10, 5 -> 25" in text and "ctrl+q quit" in text
+        text = text_of(app.screen.query_one("#result-lines"))
+        assert get_game(game_name).summary.splitlines()[0] in text and "ctrl+q quit" in text
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
 
 
-async def test_play_load_opens_a_native_position_or_a_save(tmp_path: Path) -> None:
+# ----- the clock -----------------------------------------------------------------------------
+async def test_a_person_out_of_time_loses_and_undo_resumes_the_game(game_name: str) -> None:
+    now = FakeClock()
+    app = app_for(game_name, control=MOVE_10, now=now)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        session = screen.session
+        first = nearest(screen.board)
+        await play_by_keys(pilot, screen.board, first)
+        mover = session.to_move
+        now.t += 4
+        screen._tick()  # what the 1 s timer calls
+        rows = text_of(screen.query_one("#players")).splitlines()
+        assert rows[mover].endswith("00:06") and rows[0].endswith("00:10")
+        now.t += 7
+        screen._tick()
+        await pilot.pause()
+        outcome = session.game.outcome
+        assert outcome is not None and outcome.kind.label == "out of time"
+        assert outcome.loser == mover
+        assert isinstance(app.screen, ResultScreen)
+        text = "\n".join(app.screen.lines)
+        mark = session.game.marks[mover]
+        assert f"{mark} (Human) ran out of time" in text
+        assert f"{session.game.marks[0]}" in text.splitlines()[0]  # the winner
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.title_line[1].startswith("game over: ")
+        await pilot.press("u")
+        await pilot.pause()
+        assert not session.game.is_over and session.game.history == []
+        assert screen.title_line[1].startswith(f"{session.game.marks[0]} to move")
+
+
+async def test_a_save_keeps_the_clock_and_the_time_used(game_name: str, tmp_path: Path) -> None:
+    now = FakeClock()
+    cls = get_game(game_name)
+    control = next(c for c in cls.offered_time_controls() if c.kind is ClockKind.GAME)
+    app = app_for(game_name, control=control, now=now, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        for wait in (7, 5):
+            now.t += wait
+            await play_by_keys(pilot, screen.board, nearest(screen.board))
+        now.t += 2  # the move under way counts too
+        used = [screen.session.clock_spent(m) for m in range(screen.session.players)]
+        assert sorted(used)[-2:] == [5, 9] or sorted(used)[-2:] == [7, 7]
+        path = app.services.save_session(screen.session, "clock")
+        assert path.name == "clock.arena.json"
+        loaded = app.services.load_session(path)
+        assert loaded.control == control
+        assert loaded.clock.used == pytest.approx(used)
+        assert loaded.game.history == screen.session.game.history
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen._status.startswith("Loaded ")
+        assert screen.session.control == control
+        left = screen.session.clock_left(screen.session.to_move)
+        assert left == pytest.approx(control.seconds - used[screen.session.to_move])
+
+
+# ----- saves ---------------------------------------------------------------------------------
+async def test_save_then_load_restores_the_position(game_name: str, tmp_path: Path) -> None:
+    app = app_for(game_name, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        game = screen.session.game
+        for _ in range(3):
+            await play_by_keys(pilot, screen.board, nearest(screen.board))
+        saved = list(game.history)
+        assert len(saved) == 3
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, NameDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen._status.startswith("Saved to ")
+        assert len(list(tmp_path.glob("*.arena.json"))) == 1
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        assert len(screen.session.game.history) == 4
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen
+        assert screen.session.game.history == saved
+        assert screen._status.startswith("Loaded ")
+
+
+async def test_export_writes_the_native_position_and_loads_back(
+        game_name: str, tmp_path: Path) -> None:
+    app = app_for(game_name, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        game = screen.session.game
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, NameDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        exported = list(tmp_path.glob("*.txt"))
+        assert len(exported) == 1 and exported[0].read_text() == game.to_native()
+        assert screen._status.startswith("Exported ")
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        await pilot.press("l")  # the exported position is in the load list and loads back
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and screen._status.startswith("Loaded ")
+        assert screen.session.game.to_native() == exported[0].read_text()
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        await pilot.press("n")  # a game in progress is left only after a yes
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("n", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_a_failed_load_leaves_the_game(tmp_path: Path) -> None:
+    (tmp_path / "bad.arena.json").write_text("{not json")
+    app = app_for(game_names()[0], save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen._status.startswith("Load failed: ")
+        assert len(screen.session.game.history) == 1
+
+
+async def test_the_menu_loads_a_save_and_refuses_a_damaged_one(
+        game_name: str, tmp_path: Path) -> None:
+    app = app_for(game_name, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        for _ in range(2):
+            await play_by_keys(pilot, screen.board, nearest(screen.board))
+        saved = list(screen.session.game.history)
+        app.services.save_session(screen.session, "good.arena.json")
+        (tmp_path / "bad.arena.json").write_text("{not json")
+        os.utime(tmp_path / "good.arena.json", (1, 1))  # the damaged one is listed first
+        await pilot.press("n", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LoadDialog)
+        await pilot.press("enter")  # bad.arena.json, the newest
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        status = text_of(app.screen.query_one("#status"))
+        assert status.startswith("Load failed: bad.arena.json")
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.session.game.history == saved
+
+
+async def test_play_load_opens_a_native_position_or_a_save(
+        game_name: str, tmp_path: Path) -> None:
+    game = get_game(game_name).new(None, seed=3)
+    rng = random.Random(3)
+    for _ in range(4):
+        game.play(rng.choice(game.legal_moves()))
     native = tmp_path / "board.txt"
-    native.write_text("XO-OXX-\n------+\n---+-O-\nO------\n--++---\n--XXXX-\n+X-OOOO\n")
-    app = ArenaApp("pahtum", load=native, players=(HUMAN, HUMAN), clocks_running=False,
+    native.write_text(game.to_native())
+    app = ArenaApp(game_name, load=native, players=seats(game_name), clocks_running=False,
                    save_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
         assert screen.session.game.to_native() == native.read_text()
-        app.save_session(screen.session, "saved.arena.json")
-    saved = app.saves_folder() / "saved.arena.json"
-    again = ArenaApp("pahtum", load=saved, players=(HUMAN, Player("ai", "max")),
+        app.services.save_session(screen.session, "saved.arena.json")
+    saved = tmp_path / "saved.arena.json"
+    again = ArenaApp(game_name, load=saved, players=seats(game_name, PlayerSpec.ai("max")),
                      clocks_running=False)
     async with again.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -431,10 +543,10 @@ async def test_play_load_opens_a_native_position_or_a_save(tmp_path: Path) -> No
 async def test_bare_names_get_the_suffix_the_load_list_looks_for(tmp_path: Path) -> None:
     from textual.widgets import Input
 
-    app = app_for(save_dir=tmp_path)
+    app = app_for(game_names()[0], save_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await play_by_keys(pilot, screen.board, screen.session.game.legal_moves()[0])
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
         for key, name, made in (("s", "mine", "mine.arena.json"), ("e", "pos", "pos.txt")):
             await pilot.press(key)
             await pilot.pause()
@@ -448,14 +560,88 @@ async def test_bare_names_get_the_suffix_the_load_list_looks_for(tmp_path: Path)
         assert sorted(listed) == ["mine.arena.json", "pos.txt"]
 
 
-async def test_a_hint_asked_before_the_engine_is_ready_follows_by_itself() -> None:
-    app = app_for(ai_seconds=0.2)  # hot-seat: the engine is not prepared up front
+# ----- the match ------------------------------------------------------------------------------
+async def finish_game(pilot, screen: GameScreen, rng: random.Random) -> None:
+    game = screen.session.game
+    while not game.is_over:
+        screen._play(rng.choice(game.legal_moves()))
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("match_game", MATCH_GAMES)
+async def test_a_match_rotates_the_seats_and_ends_with_the_rules_standing(
+        match_game: str) -> None:
+    cls = get_game(match_game)
+    rule = cls.match_rule
+    names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][:cls.player_count[0]]
+    people = [PlayerSpec.human(n) for n in names]
+    app = app_for(match_game, people)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        assert not app.engine_ready("pahtum")  # so h takes the "not ready yet" path
-        await pilot.press("h")  # once, and never again below
-        await wait_engine(app, pilot)
-        await app.workers.wait_for_complete()
+        start = screen.session.game.start_native()
+        rng = random.Random(3)
+        for g in range(rule.length):
+            s = screen.session
+            assert app.screen is screen and s.game_number == g + 1
+            assert f"game {g + 1} of {rule.length}" in screen.title_line[0]
+            assert [s.label(m) for m in range(s.players)] == [
+                names[(m - g) % len(names)] for m in range(s.players)]
+            assert s.game.history == [] and s.game.start_native() == start
+            await finish_game(pilot, screen, rng)
+            assert isinstance(app.screen, ResultScreen)
+            if g + 1 < rule.length:
+                label = "Return game" if rule.length == 2 else "Next game"
+                assert str(app.screen.query_one("#next").label) == label
+                await pilot.click("#next")
+                await pilot.pause()
+                panel = text_of(screen.query_one("#players"))
+                standing = screen.session.standing()
+                assert f"match: {names[0]} {rule.number(standing[0])}" in panel
+        assert app.screen.title_text == "Match over"
+        assert not app.screen.query("#next")
+        text = "\n".join(app.screen.lines)
+        standing = screen.session.standing()
+        marks = screen.session.game.marks
+        assert f"Match result ({rule.title}):" in text
+        for p, name in enumerate(names):
+            assert f"{name} (first {marks[p]}): {rule.number(standing[p])}" in text
+        leaders = rule.leaders(standing)
+        if len(leaders) == len(names):
+            assert "The match is drawn." in text
+        else:
+            assert f"{names[leaders[0]]} (first {marks[leaders[0]]})" in text.splitlines()[-1]
+
+
+@pytest.mark.parametrize("match_game", MATCH_GAMES)
+async def test_a_save_in_a_later_game_of_a_match_loads_with_the_seats_rotated(
+        match_game: str, tmp_path: Path) -> None:
+    n = get_game(match_game).player_count[0]
+    people = [PlayerSpec.human(f"P{i}") for i in range(n)]
+    app = app_for(match_game, people, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await finish_game(pilot, screen, random.Random(5))
+        first = screen.session.game.outcome
+        await pilot.click("#next")
         await pilot.pause()
-        assert screen.board.hint in screen.session.game.legal_moves()
-        assert screen._status.startswith("Hint: ")
+        screen._play(screen.session.game.legal_moves()[0])
+        path = app.services.save_session(screen.session, "match.arena.json")
+        loaded = app.services.load_session(path)
+        assert loaded.game_number == 2 and loaded.match.results == [first]
+        assert loaded.participants == tuple(people)
+        assert loaded.player(0) == people[-1]
+        assert loaded.game.history == screen.session.game.history
+
+
+async def test_the_engine_ready_message_reaches_the_screen_once(monkeypatch) -> None:
+    name = game_names()[0]
+    seen: list[str] = []
+    forward = GameScreen.on_engine_ready
+    monkeypatch.setattr(GameScreen, "on_engine_ready",
+                        lambda self, message: (seen.append(message.game_name),
+                                               forward(self, message)))
+    app = app_for(name, seats(name, PlayerSpec.ai("easy")), ai_seconds=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_engine(app, pilot, name)
+        await pilot.pause(0.3)
+        assert seen == [name]  # forwarded by the app, and not bubbled back up to it

@@ -6,11 +6,11 @@ Read the N=20 picture to see that the whole frame (T/B rows, L/R columns) fits.
 
 from __future__ import annotations
 
+from rules import PlayerSpec
 from tui.app import ArenaApp
-from tui.session import Player
 
 SIZE = (80, 24)
-PLAYERS = (Player("human", name="Ann"), Player("human", name="Bob"))
+PLAYERS = (PlayerSpec.human("Ann"), PlayerSpec.human("Bob"))
 
 
 def frozen_app(size: int) -> ArenaApp:

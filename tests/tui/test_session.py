@@ -1,17 +1,28 @@
-"""Session logic without Textual: turns, undo/redo, AI requests, clocks, the match."""
+"""Session logic without Textual: turns, undo/redo, AI requests, the clock, the match, N seats."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 
 import pytest
 
-from rules import MoveError
-from rules.pahtum import PahTum, match_margins
-from saves.format import PlayerSpec
-from tui.session import MatchState, Player, Session
+from rules import (
+    ClockKind,
+    MatchState,
+    MoveError,
+    Outcome,
+    PlainWins,
+    PlayerSpec,
+    Termination,
+    TimeControl,
+)
+from rules.pahtum import EMPTY, PahTum, score
+from tui.session import Session
 
-HUMAN, AI = Player("human"), Player("ai", "easy")
+HUMAN, AI = PlayerSpec.human(), PlayerSpec.ai("easy")
+MOVE_10 = TimeControl(ClockKind.MOVE, 10.0)
+GAME_60 = TimeControl(ClockKind.GAME, 60.0)
 
 
 class FakeClock:
@@ -26,17 +37,18 @@ def session(players=(HUMAN, HUMAN), seed: int = 5, blocks: str = "9", **kw) -> S
     return Session(PahTum.new({"blocks": blocks}, seed=seed), players, **kw)
 
 
-def test_player_parse_and_labels() -> None:
-    assert Player.parse("human") == HUMAN
-    assert Player.parse("AI:max") == Player("ai", "max")
-    with pytest.raises(ValueError):
-        Player.parse("ai:godlike")
+def play_out(s: Session, rng: random.Random) -> None:
+    while not s.game.is_over:
+        s.play(rng.choice(s.game.legal_moves()))
+
+
+def test_labels_and_the_participant_count() -> None:
     s = session((HUMAN, AI))
     assert s.label(0) == "You" and s.label(1) == "AI (easy)"
     assert session().label(0) == "Human"
-    spec = PlayerSpec.parse("ai")  # the saves' player type converts, an AI defaults to hard
-    assert Player.of(spec) == Player("ai", "hard")
-    assert Player.of(PlayerSpec("human", None, "Ann")).label() == "Ann"
+    assert session((PlayerSpec.human("Ann"), HUMAN)).label(0) == "Ann"
+    with pytest.raises(ValueError, match="takes 2 players, not 3"):
+        session((HUMAN, HUMAN, HUMAN))
 
 
 def test_hot_seat_undo_redo_one_move_each() -> None:
@@ -96,25 +108,85 @@ def test_ai_first_undo_leaves_the_ai_to_move() -> None:
     assert s.undo() and s.game.history == [] and s.ai_to_move
 
 
-def test_clocks_bill_the_side_to_move() -> None:
-    clock = FakeClock()
-    s = session(now=clock)
-    clock.t += 5
-    assert s.clock(0) == 5 and s.clock(1) == 0
+def test_the_default_clock_is_the_games_first_offer_and_counts_time_used() -> None:
+    now = FakeClock()
+    s = session(now=now)
+    assert s.control == PahTum.offered_time_controls()[0] and not s.control.limited
+    now.t += 5
+    assert s.clock_spent(0) == 5 and s.clock_spent(1) == 0
+    assert s.clock_left(0) is None
     s.play(s.game.legal_moves()[0])
-    clock.t += 3
-    assert s.clock(0) == 5 and s.clock(1) == 3
+    now.t += 3
+    assert s.clock_spent(0) == 5 and s.clock_spent(1) == 3
     s.play(s.game.legal_moves()[0])
-    assert s.clocks == [5.0, 3.0]
+    assert s.clock.used == [5.0, 3.0]
+    assert s.request().seconds is None  # no clock: the level's own time
 
 
-def play_out(s: Session, rng: random.Random) -> None:
-    while not s.game.is_over:
-        s.play(rng.choice(s.game.legal_moves()))
+def test_a_move_clock_counts_down_and_flags_the_mover() -> None:
+    now = FakeClock()
+    s = session((HUMAN, AI), control=MOVE_10, now=now)
+    now.t += 4
+    assert s.clock_left(0) == 6 and s.clock_left(1) == 10
+    assert not s.check_time()
+    first = s.game.legal_moves()[0]
+    s.play(first)
+    now.t += 9
+    request = s.request()
+    assert request.seconds is not None and 0 < request.seconds < 1  # what is left, less a margin
+    now.t += 2  # the AI is past its 10 s
+    assert not s.accept(request, request.game.legal_moves()[0])
+    outcome = s.game.outcome
+    assert outcome is not None and outcome.kind is Termination.TIME
+    assert outcome.loser == 1 and outcome.winners == (0,) and outcome.reason == "O ran out of time"
+    assert s.game.history == [first]
 
 
-def test_match_return_game_swaps_sides_and_sums_margins() -> None:
-    ann, bob = Player("human", name="Ann"), Player("human", name="Bob")
+def test_a_flagged_person_loses_and_undo_resumes_the_game() -> None:
+    now = FakeClock()
+    s = session(control=MOVE_10, now=now)
+    a, b = s.game.legal_moves()[:2]
+    s.play(a)
+    now.t += 10.5
+    generation = s.generation
+    assert s.check_time() and s.generation > generation  # a pending reply would be stale
+    assert s.lost_on_time and s.game.outcome.loser == 1
+    assert s.clock.used == [0.0, 10.5]
+    with pytest.raises(MoveError):
+        s.play(b)  # too late
+    now.t += 30  # looking at the end screen is nobody's move
+    assert s.undo() == [a]
+    assert not s.game.is_over and s.game.history == []
+    assert s.clock_left(0) == 10  # a fresh move
+    s.play(a)
+    assert s.clock.used == [0.0, 10.5]
+
+
+def test_undo_after_a_flag_on_the_first_move_just_resumes() -> None:
+    now = FakeClock()
+    s = session(control=MOVE_10, now=now)
+    now.t += 11
+    assert s.check_time()
+    assert s.undo() == [] and not s.game.is_over
+    with pytest.raises(MoveError):
+        s.undo()
+
+
+def test_a_game_clock_shares_its_time_and_caps_the_ai() -> None:
+    now = FakeClock()
+    s = session((AI, HUMAN), control=GAME_60, now=now)
+    now.t += 20
+    assert s.clock_left(0) == 40 and s.clock_left(1) == 60
+    request = s.request()
+    share = 40 / PahTum.moves_estimate
+    assert request.seconds == pytest.approx(share * 0.8 - 0.05)
+    assert s.accept(request, request.game.legal_moves()[0])
+    now.t += 61
+    assert s.check_time() and s.game.outcome.loser == 1
+
+
+def test_match_return_game_swaps_sides_and_keeps_the_rules_standing() -> None:
+    ann, bob = PlayerSpec.human("Ann"), PlayerSpec.human("Bob")
     s = session((ann, bob), blocks="21")
     start = s.game.start_native()
     assert s.match.length == 2 and s.player(0) == ann
@@ -122,23 +194,67 @@ def test_match_return_game_swaps_sides_and_sums_margins() -> None:
         s.next_game()
     rng = random.Random(1)
     play_out(s, rng)
-    assert s.has_return_game and not s.match_over
-    first = tuple(s.game.outcome.points)
+    assert s.has_next_game and not s.match_over
+    x1, o1 = s.game.outcome.points
     s.next_game()
     assert s.game_number == 2 and s.game.history == []
     assert s.game.start_native() == start
     assert s.player(0) == bob and s.player(1) == ann
     play_out(s, rng)
-    assert s.match_over and not s.has_return_game
-    second = tuple(s.game.outcome.points)
-    assert s.results() == [first, second]
-    assert s.margins() == match_margins([first, second])
+    assert s.match_over and not s.has_next_game
+    x2, o2 = s.game.outcome.points
+    # sum of margins: Ann was X then O, Bob O then X
+    assert s.standing() == [(x1 - o1) + (o2 - x2), (o1 - x1) + (x2 - o2)]
 
 
-def test_match_state_round_trip() -> None:
-    state = MatchState(2, 1, [(13, 10)])
-    assert MatchState.from_dict(state.to_dict(), 2) == state
-    assert MatchState.from_dict(None, 2) == MatchState(2)
+class ThreeTum(PahTum):
+    """Pah-Tum for three (test only): X, O and Z take turns; the most points win."""
+
+    player_count = (3, 3)
+    default_marks = ("X", "O", "Z")
+
+    @property
+    def to_move(self) -> int:
+        return sum(c in self.default_marks for c in self.board) % 3
+
+    def _apply(self, move: Hashable) -> None:
+        self.board[move] = self.default_marks[self.to_move]  # type: ignore[index]
+
+    def scores(self) -> tuple[int, ...]:  # type: ignore[override]
+        return tuple(score(self.board, m) for m in self.default_marks)
+
+    def natural_outcome(self) -> Outcome | None:
+        if EMPTY in self.board:
+            return None
+        points = self.scores()
+        best = [p for p, v in enumerate(points) if v == max(points)]
+        winners = tuple(best) if len(best) == 1 else ()
+        return Outcome(Termination.BOARD_FULL, winners, points, "board full")
+
+
+def test_three_participants_take_turns_and_rotate_seats() -> None:
+    ann, bob, cy = (PlayerSpec.human(n) for n in ("Ann", "Bob", "Cy"))
+    game = ThreeTum.new({"blocks": "25"}, seed=2)
+    match = MatchState(PlainWins(length=3), 3)
+    s = Session(game, (ann, bob, cy), match=match)
+    assert s.marks == ("X", "O", "Z") and len(s.clock.used) == 3
+    with pytest.raises(ValueError):
+        Session(ThreeTum.new(None, seed=2), (ann, bob))
+    rng = random.Random(7)
+    seen = []
+    for g in range(3):
+        assert [s.player(m) for m in range(3)] == [(ann, bob, cy)[(m - g) % 3] for m in range(3)]
+        movers = []
+        while not s.game.is_over:
+            movers.append(s.to_move)
+            s.play(rng.choice(s.game.legal_moves()))
+        assert movers[:6] == [0, 1, 2, 0, 1, 2]
+        assert s.game.board.count("Z") == len(movers) // 3
+        seen.append(s.game.outcome)
+        if g < 2:
+            s.next_game()
+    assert s.match_over and s.match.results == seen[:2]
+    assert s.standing() == PlainWins(length=3).standing(seen, 3)
 
 
 def test_replace_bumps_the_generation() -> None:

@@ -1,9 +1,10 @@
-"""SVG snapshots at 80x24: the menu and a seeded hot-seat game in progress (no clocks, no AI)."""
+"""SVG snapshots at 80x24: the menu, the first game's setup screen, and a seeded hot-seat game
+in progress (no clocks ticking, no AI)."""
 
 from __future__ import annotations
 
+from rules import PlayerSpec
 from tui.app import ArenaApp
-from tui.session import Player
 
 SIZE = (80, 24)
 
@@ -17,9 +18,13 @@ def test_menu(snap_compare) -> None:
     assert snap_compare(frozen_app(), terminal_size=SIZE)
 
 
+def test_setup(snap_compare) -> None:
+    assert snap_compare(frozen_app(), press=["enter"], terminal_size=SIZE)
+
+
 def test_hot_seat_game_in_progress(snap_compare) -> None:
     app = frozen_app("pahtum", options={"blocks": "7"}, seed=11,
-                     players=(Player("human", name="Ann"), Player("human", name="Bob")))
+                     players=(PlayerSpec.human("Ann"), PlayerSpec.human("Bob")))
     # X D4, O C4, X D5, O C5, X D3 (a scoring run D3-D5), then the cursor down to E3
     keys = ["enter", "up", "enter", "down", "right", "enter", "up", "enter",
             "down", "left", "left", "enter", "down"]

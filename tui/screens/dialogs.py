@@ -14,27 +14,29 @@ from textual.widgets.option_list import Option
 
 
 class ResultScreen(ModalScreen[str]):
-    """The result and why; dismisses with "return", "new" or "close"."""
+    """The result and why; dismisses with "next" (the match's next game), "new" or "close".
+    """
 
     BINDINGS = [Binding("escape", "dismiss('close')", "Close")]
-    # Enter takes the return game if there is one, else just closes: a stray Enter after
+    # Enter takes the next game if there is one, else just closes: a stray Enter after
     # the last move must not throw the finished board away (AUTO_FOCUS, not a query in
     # on_mount, which can race a quick dismiss)
-    AUTO_FOCUS = "#return, #close"
+    AUTO_FOCUS = "#next, #close"
 
-    def __init__(self, title: str, lines: list[str], return_game: bool) -> None:
+    def __init__(self, title: str, lines: list[str], next_label: str | None = None) -> None:
+        """`next_label` names the button to the match's next game (None: there is none)."""
         super().__init__()
         self.title_text = title
         self.lines = lines
-        self.return_game = return_game
+        self.next_label = next_label
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="result"):
             yield Label(self.title_text, id="dialog-title")
             yield Static("\n".join(self.lines), id="result-lines")
             with Horizontal(classes="buttons"):
-                if self.return_game:
-                    yield Button("Return game", variant="primary", id="return")
+                if self.next_label:
+                    yield Button(self.next_label, variant="primary", id="next")
                 yield Button("New game", id="new")
                 yield Button("View board", id="close")
 

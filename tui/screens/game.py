@@ -1,8 +1,9 @@
 """The game screen: board left, players/engine/moves right, status line, Footer.
 
 The screen forwards intents to the `Session` and renders it. The AI runs in a
-thread worker; every request carries the session generation it was asked
-about, and a reply for an older generation is dropped.
+thread worker through the `Services`; every request carries the session
+generation it was asked about, and a reply for an older generation is dropped.
+Leaving the game (menu, a loaded game of another kind) is a message to the app.
 """
 
 from __future__ import annotations
@@ -21,16 +22,17 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from rules import MoveError
-from tui.screens.dialogs import ConfirmDialog, NameDialog, ResultScreen, RulesDialog
+from rules import MoveError, Termination
+from tui.messages import EngineReady, OpenMenu, StartSession
+from tui.screens.dialogs import ConfirmDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
+from tui.services import Services
 from tui.session import AIRequest, Session
-from tui.widgets.board import BoardWidget
 from tui.widgets.boards import board_class
+from tui.widgets.boards.grid import GridBoard
 from tui.widgets.panels import EnginePanel, MovesPanel, PlayersPanel
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult, StopFlag
-    from tui.app import ArenaApp
 
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when AI plays AI
 
@@ -63,23 +65,22 @@ class GameScreen(Screen):
             super().__init__()
             self.request, self.result, self.error = request, result, error
 
-    app: ArenaApp
-
     # "-short" below 30 rows: a board that needs more rows than an 80x24 screen leaves
     # beside the title and the frame ("-tight") drops them there
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     ROOMY_ROWS = 24 - 5  # title, status, footer and the frame's two lines
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, services: Services, status: str | None = None) -> None:
         super().__init__()
         self.add_class(f"game-{session.game.name}")
         self.session = session
-        self.board: BoardWidget = board_class(session.game.name)(id="board")
+        self.services = services
+        self.board: GridBoard = board_class(session.game.name)(id="board")
         self.pace_index = PACES.index(1.0)
         self._stop: StopFlag | None = None
         self._thinking: AIRequest | None = None
-        self._status = ("New game. ? shows the rules." if not session.game.history
-                        else "Game loaded.")
+        self._status = status or ("New game. ? shows the rules." if not session.game.history
+                                  else "Game loaded.")
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
         self._hint_for: int | None = None  # a hint asked before the engine was ready
@@ -104,12 +105,12 @@ class GameScreen(Screen):
         self.query_one("#moves").border_title = "moves"
         self._show_game()
         self.board.focus()
-        if self.app.clocks_running:
+        if self.services.clocks_running:
             self.set_interval(1.0, self._tick)
         self._engine_line()
         self._render_all()
         if self.session.has_ai:
-            self.app.prepare_engine(self.session.game.name)
+            self.services.prepare_engine(self.session.game.name)
         self._next_turn()
 
     def _show_game(self) -> None:
@@ -118,8 +119,18 @@ class GameScreen(Screen):
         self.set_class(self.board.rows_needed() > self.ROOMY_ROWS, "-tight")
 
     def _tick(self) -> None:
-        if not self.session.game.is_over:
-            self.query_one(PlayersPanel).show(self.session)
+        s = self.session
+        if s.game.is_over:
+            return
+        if s.check_time():
+            self._time_up()
+        else:
+            self.query_one(PlayersPanel).show(s)
+
+    def _time_up(self) -> None:
+        outcome = self.session.game.outcome
+        assert outcome is not None
+        self._changed(f"{outcome.reason[:1].upper()}{outcome.reason[1:]}.")
 
     def _render_all(self) -> None:
         s = self.session
@@ -129,11 +140,11 @@ class GameScreen(Screen):
             title += f" · game {s.game_number} of {s.match.length}"
         outcome = game.outcome
         if outcome is not None:
-            names = type(game).player_names
-            right = "game over: " + (f"{names[outcome.winner]} wins"
-                                     if outcome.winner is not None else "a draw")
+            right = "game over: " + (" and ".join(game.marks[w] for w in outcome.winners)
+                                     + (" wins" if len(outcome.winners) == 1 else " win")
+                                     if outcome.winners else "a draw")
         else:
-            right = f"{type(game).player_names[game.to_move]} to move: {s.label(game.to_move)}"
+            right = f"{game.marks[game.to_move]} to move: {s.label(game.to_move)}"
         self.title_line = (title, right)
         grid = Table.grid(expand=True, padding=(0, 1))
         grid.add_column(no_wrap=True)
@@ -168,7 +179,7 @@ class GameScreen(Screen):
             line.append_text(self._note)
         self.query_one("#status", Static).update(line)
 
-    def on_board_widget_note(self, message: BoardWidget.Note) -> None:
+    def on_grid_board_note(self, message: GridBoard.Note) -> None:
         self._note = message.text
         self._show_status()
 
@@ -178,13 +189,15 @@ class GameScreen(Screen):
             panel.show_text(text)
         elif not self.session.has_ai:
             panel.show_text("no AI in this game\nh asks it for a hint")
-        elif not self.app.engine_ready(self.session.game.name):
+        elif (error := self.services.engine_error(self.session.game.name)) is not None:
+            panel.show_text(f"AI unavailable: {error}")
+        elif not self.services.engine_ready(self.session.game.name):
             panel.show_text("AI: preparing...")
         else:
             panel.show_text("AI ready")
 
     # ----- moves ------------------------------------------------------------------------
-    def on_board_widget_move_picked(self, message: BoardWidget.MovePicked) -> None:
+    def on_grid_board_move_picked(self, message: GridBoard.MovePicked) -> None:
         s = self.session
         if s.ai_to_move:
             self.status("Wait: it is the AI's turn.")
@@ -193,7 +206,10 @@ class GameScreen(Screen):
 
     def _play(self, move: Hashable) -> None:
         s = self.session
-        mark = type(s.game).player_names[s.game.to_move]
+        if s.check_time():
+            self._time_up()
+            return
+        mark = s.game.marks[s.game.to_move]
         text = s.game.move_text(move)
         try:
             s.play(move)
@@ -216,7 +232,7 @@ class GameScreen(Screen):
             return
         if not s.ai_to_move:
             return
-        if not self.app.engine_ready(s.game.name):
+        if not self.services.engine_ready(s.game.name):
             self._engine_line()
             return
         pace = PACES[self.pace_index] if not s.has_human and s.game.history else 0.0
@@ -226,12 +242,12 @@ class GameScreen(Screen):
         else:
             self._ask(request)
 
-    def on_engine_ready(self, game_name: str, error: str | None) -> None:
-        """Called by the app when the engine has been imported and warmed up."""
-        if game_name != self.session.game.name:
+    def on_engine_ready(self, message: EngineReady) -> None:
+        """The app forwards it when an engine has been imported and warmed up."""
+        if message.game_name != self.session.game.name:
             return
-        if error:
-            self._engine_line(f"AI unavailable: {error}")
+        if message.error:
+            self._engine_line(f"AI unavailable: {message.error}")
             return
         self._engine_line()
         if self._hint_for == self.session.generation:
@@ -243,12 +259,9 @@ class GameScreen(Screen):
     def _ask(self, request: AIRequest) -> None:
         if not self.session.is_current(request) or not self.is_attached:
             return
-        from ai.engine import StopFlag  # already imported by the warm-up thread
-
         self._cancel_search()
-        self._stop = stop = StopFlag()
+        self._stop = stop = self.services.new_stop()
         self._thinking = request
-        self.app.register_stop(stop)
         if request.purpose == "move":
             mark = self._mover(request)
             self._engine_line(f"{mark} thinking...")
@@ -258,19 +271,15 @@ class GameScreen(Screen):
 
     @work(thread=True, exclusive=True, group="ai")
     def _search(self, request: AIRequest, stop: StopFlag) -> None:
-        from ai.engine import get_engine
-
         try:
-            engine = get_engine(request.game.name)
-            budget = engine.budget(request.level, self.app.ai_seconds)
-            result = engine.search(request.game, budget, stop,
-                                   lambda info: self._post(self.AIInfo(request, info)))
+            result = self.services.search(request, stop,
+                                          lambda info: self._post(self.AIInfo(request, info)))
         except Exception as err:  # noqa: BLE001 - shown in the status line, never a crash
             self._post(self.AIDone(request, None, f"{type(err).__name__}: {err}"))
         else:
             self._post(self.AIDone(request, result))
         finally:
-            self.app.unregister_stop(stop)
+            self.services.release(stop)
 
     def _post(self, message: Message) -> None:
         try:
@@ -300,11 +309,13 @@ class GameScreen(Screen):
         mark = self._mover(request)
         if self.session.accept(request, result.move):
             self._changed(f"{mark} played {result.move_text}.")
+        elif self.session.lost_on_time:
+            self._time_up()
 
     @staticmethod
     def _mover(request: AIRequest) -> str:
         """The mark the search was for (its scores are from that side's view)."""
-        return type(request.game).player_names[request.game.to_move]
+        return request.game.marks[request.game.to_move]
 
     def _cancel_search(self) -> None:
         if self._stop is not None:
@@ -324,7 +335,7 @@ class GameScreen(Screen):
             return
         game = self.session.game
         texts = ", ".join(game.move_text(m) for m in undone)
-        self._changed(f"Took back {texts}.")
+        self._changed(f"Took back {texts}." if undone else "Play goes on.")
 
     def action_redo(self) -> None:
         game = self.session.game
@@ -340,8 +351,8 @@ class GameScreen(Screen):
         if s.game.is_over or s.ai_to_move:
             self.status("A hint is for a human's turn.")
             return
-        if not self.app.engine_ready(s.game.name):
-            self.app.prepare_engine(s.game.name)
+        if not self.services.engine_ready(s.game.name):
+            self.services.prepare_engine(s.game.name)
             self._engine_line("AI: preparing...")
             self._hint_for = s.generation  # given once ready, if the position is the same
             self.status("The AI is getting ready; the hint follows.")
@@ -368,15 +379,12 @@ class GameScreen(Screen):
 
     def _to_menu(self) -> None:
         self._cancel_search()
-        from tui.screens.menu import MenuScreen
-
-        self.app.switch_screen(MenuScreen())
+        self.post_message(OpenMenu())
 
     def action_save(self) -> None:
         try:
-            from saves.store import default_name
-            folder = self.app.saves_folder()
-            default = default_name(self.session.game.name, folder)
+            folder = self.services.saves_folder()
+            default = self.services.default_name(self.session.game.name)
         except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
             self.status(f"Cannot save: {err}")
             return
@@ -387,56 +395,56 @@ class GameScreen(Screen):
             self.status("Save cancelled.")
             return
         try:
-            path = self.app.save_session(self.session, name)
+            path = self.services.save_session(self.session, name)
         except Exception as err:  # noqa: BLE001
             self.status(f"Save failed: {err}")
             return
         self.status(f"Saved to {path}.")
 
     def action_load(self) -> None:
-        self.app.choose_save(self._load_from, self.status)
+        try:
+            folder, saves = self.services.list_saves()
+        except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
+            self.status(f"Cannot list saves: {err}")
+            return
+        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
 
     def _load_from(self, path: Path | None) -> None:
         if path is None:
             self.status("Load cancelled.")
             return
         try:
-            loaded = self.app.load_session(path, self.session.participants)
+            loaded = self.services.load_session(path, self.session.participants)
         except Exception as err:  # noqa: BLE001 - a failed load never changes the game
             self.status(f"Load failed: {err}")
             return
         if loaded.game.name != self.session.game.name:
             self._cancel_search()
-            self.app.start_session(loaded, f"Loaded {path.name}.")
+            self.post_message(StartSession(loaded, f"Loaded {path.name}."))
             return
         self.session.replace(loaded)
         self._show_game()
         if self.session.has_ai:
-            self.app.prepare_engine(self.session.game.name)
+            self.services.prepare_engine(self.session.game.name)
         self._engine_line()
         self._changed(f"Loaded {path.name}.")
 
     def action_export(self) -> None:
         try:
-            from saves.store import SUFFIX, default_name
-            folder = self.app.saves_folder()
-            stem = default_name(self.session.game.name).removesuffix(SUFFIX)
+            folder = self.services.saves_folder()
+            default = self.services.default_name(self.session.game.name, ".txt")
         except Exception as err:  # noqa: BLE001
             self.status(f"Cannot export: {err}")
             return
         self.app.push_screen(NameDialog("Export the position (native format)", folder,
-                                        f"{stem}.txt", "Export"), self._export_to)
+                                        default, "Export"), self._export_to)
 
     def _export_to(self, name: str | None) -> None:
         if not name:
             self.status("Export cancelled.")
             return
         try:
-            from saves.store import NATIVE_SUFFIX, export_native
-            path = self.app.saves_folder() / name
-            if not path.suffix:  # listed again by the load dialog only as *.txt
-                path = path.with_name(path.name + NATIVE_SUFFIX)
-            export_native(self.session.game, path)
+            path = self.services.export_position(self.session, name)
         except Exception as err:  # noqa: BLE001
             self.status(f"Export failed: {err}")
             return
@@ -449,49 +457,70 @@ class GameScreen(Screen):
 
     def _game_over(self) -> None:
         s = self.session
-        game = s.game
-        outcome = game.outcome
+        outcome = s.game.outcome
         assert outcome is not None
-        names = type(game).player_names
-        if outcome.winner is None:
-            head = "Draw"
-        else:
-            head = f"{s.label(outcome.winner)} wins as {names[outcome.winner]}"
-        lines = [f"Game {s.game_number} of {s.match.length}: {head}"
-                 if s.match.length > 1 else head]
-        lines += type(self.board).describe_result(game)
-        if s.has_return_game:
-            lines.append("")
-            lines.append("Return game: same start board, sides swapped.")
+        lines = self._result_lines()
+        next_label = None
+        if s.has_next_game:
+            next_label = "Return game" if s.match.length == 2 else "Next game"
+            lines += ["", f"{next_label}: same start board, {self._rotation()}."]
         elif s.match.length > 1:
             lines += ["", *self._match_lines()]
         self._engine_line()
         self.status(f"Game over: {outcome.reason}. g shows the result again.")
         title = "Match over" if s.match_over and s.match.length > 1 else "Game over"
-        self.app.push_screen(ResultScreen(title, lines, s.has_return_game), self._after_result)
+        self.app.push_screen(ResultScreen(title, lines, next_label), self._after_result)
+
+    def _result_lines(self) -> list[str]:
+        """Who won and how, from the outcome value, then the board's own explanation."""
+        s = self.session
+        game = s.game
+        outcome = game.outcome
+        assert outcome is not None
+        marks = game.marks
+        if outcome.is_draw:
+            head = "Draw"
+        else:
+            who = " and ".join(f"{s.label(w)} ({marks[w]})" for w in outcome.winners)
+            head = f"{who} win" if len(outcome.winners) > 1 else (
+                f"{s.label(outcome.winner)} wins as {marks[outcome.winner]}")
+        if s.match.length > 1:
+            head = f"Game {s.game_number} of {s.match.length}: {head}"
+        unit = type(game).score_unit
+        points = ", ".join(f"{marks[m]} {p} {unit}" for m, p in enumerate(outcome.points))
+        how = outcome.kind.label
+        if outcome.kind is Termination.TIME and outcome.loser is not None:
+            how = f"{marks[outcome.loser]} ({s.label(outcome.loser)}) ran {how}"
+        lines = [head, f"{how[:1].upper()}{how[1:]}; {points}."]
+        return lines + type(self.board).describe_result(game)
 
     def _match_lines(self) -> list[str]:
         s = self.session
-        margins = s.margins()
-        lines = ["Match result (sum of margins):"]
-        names = type(s.game).player_names
-        for p in (0, 1):
-            lines.append(f"  {s.label(s.mark_of(p))} (first {names[p]}): {margins[p]:+d}")
-        if margins[0] == margins[1]:
+        rule = s.match.rule
+        standing = s.standing()
+        first = s.game.marks  # participant p held mark p in the first game
+        lines = [f"Match result ({rule.title}):"]
+        for p, value in enumerate(standing):
+            lines.append(f"  {s.label_of(p)} (first {first[p]}): {rule.number(value)}")
+        leaders = rule.leaders(standing)
+        if len(leaders) == len(standing):
             lines.append("The match is drawn.")
         else:
-            winner = 0 if margins[0] > margins[1] else 1
-            lines.append(f"{s.label(s.mark_of(winner))} (first {names[winner]}) wins the match.")
+            names = " and ".join(f"{s.label_of(p)} (first {first[p]})" for p in leaders)
+            lines.append(f"{names} {'win' if len(leaders) > 1 else 'wins'} the match.")
         return lines
 
+    def _rotation(self) -> str:
+        return "sides swapped" if self.session.players == 2 else "the seats rotate"
+
     def _after_result(self, choice: str | None) -> None:
-        if choice == "return" and self.session.has_return_game:
+        if choice == "next" and self.session.has_next_game:
             self.session.next_game()
             self._show_game()
             self.board.focus()
-            names = type(self.session.game).player_names
-            who = ", ".join(f"{names[m]}: {self.session.label(m)}" for m in (0, 1))
-            self._changed(f"Return game, sides swapped ({who}).")
+            s = self.session
+            who = ", ".join(f"{s.marks[m]}: {s.label(m)}" for m in range(s.players))
+            kind = "Return game" if s.match.length == 2 else f"Game {s.game_number}"
+            self._changed(f"{kind}, {self._rotation()} ({who}).")
         elif choice == "new":
             self._to_menu()
-

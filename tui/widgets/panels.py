@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.widgets import Static
@@ -12,38 +12,53 @@ from tui.session import Session
 if TYPE_CHECKING:
     from ai.engine import SearchResult
 
-MARK_COLOURS = ("#ff6b6b", "#5fb4ff")
+SEATS = 8  # seats with a colour of their own (arena.tcss, as on the boards); then it wraps
+LOW_TIME = 10.0  # seconds: a limited clock turns red below this
 
 
 def clock_text(seconds: float) -> str:
-    seconds = int(seconds)
+    seconds = max(0, int(seconds))
     return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
 class PlayersPanel(Static):
-    """One line per side: turn arrow, mark, who, score, clock; then the match so far."""
+    """One line per seat: turn arrow, mark, who, score, clock; then the match so far.
+
+    The clock shows the time left under a limited control (counting down), the
+    time used without one.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"players-panel--seat-{i}" for i in range(SEATS)}
 
     def show(self, session: Session) -> None:
         game = session.game
         scores = game.scores()
+        unit = type(game).score_unit
         text = Text(no_wrap=True, overflow="ellipsis")
-        for mark, name in enumerate(type(game).player_names):
+        for mark, name in enumerate(game.marks):
             turn = mark == game.to_move and not game.is_over
             text.append("▶ " if turn else "  ", style="bold #ffd75f")
-            text.append(f"{name} ", style=f"bold {MARK_COLOURS[mark]}")
-            label, unit = session.label(mark), type(game).score_unit
+            seat = self.get_component_rich_style(f"players-panel--seat-{mark % SEATS}",
+                                                 partial=True)
+            text.append(f"{name} ", style=seat)
             width = 16 - len(unit)  # the row keeps its width whatever the unit
+            label = session.label(mark)
             text.append(f"{label[:width]:<{width}}", style="bold" if turn else "")
             said = unit if scores[mark] != 1 else unit.removesuffix("s")  # 1 pt, 1 line
-            text.append(f" {scores[mark]:>3} {said:<{len(unit)}}  "
-                        f"{clock_text(session.clock(mark)):>5}")
-            if mark == 0:
+            text.append(f" {scores[mark]:>3} {said:<{len(unit)}}  ")
+            left = session.clock_left(mark)
+            if left is None:
+                text.append(f"{clock_text(session.clock_spent(mark)):>5}")
+            else:
+                text.append(f"{clock_text(left):>5}", style="bold red" if left < LOW_TIME else "")
+            if mark < len(game.marks) - 1:
                 text.append("\n")
-        if session.match.results:  # the return game: how the match stands so far
-            margins = session.margins()
-            standing = "  ".join(f"{session.label(session.mark_of(p))[:10]} {margins[p]:+d}"
-                                 for p in (0, 1))
-            text.append(f"\nmatch: {standing}", style="dim")
+        if session.match.results:  # a later game of the match: how it stands so far
+            rule = session.match.rule
+            standing = session.standing()
+            parts = "  ".join(f"{session.label_of(p)[:10]} {rule.number(v)}"
+                              for p, v in enumerate(standing))
+            text.append(f"\nmatch: {parts}", style="dim")
         self.update(text)
 
 
@@ -57,8 +72,9 @@ class EnginePanel(Static):
         """Depth (or "exact" once solved), the score for `mover`, best move, speed, line."""
         kind = "exact" if info.exact else f"depth {info.depth}"
         line = " ".join(info.pv[:12]) if len(info.pv) > 1 else info.move_text
+        speed = info.nodes / info.seconds if info.seconds > 0 else 0.0
         self.update(Text(f"{kind}  {mover} eval {info.score:+d}  best {info.move_text}\n"
-                         f"{_count(info.nodes)} nodes  {_count(info.nps)}/s\n"
+                         f"{_count(info.nodes)} nodes  {_count(speed)}/s\n"
                          f"line {line}", no_wrap=True, overflow="ellipsis"))
 
 
@@ -71,7 +87,7 @@ def _count(n: float) -> str:
 
 
 class MovesPanel(Static):
-    """The moves so far, numbered in pairs, newest at the bottom."""
+    """The moves so far, numbered in rounds (one move per player), newest at the bottom."""
 
     _session: Session | None = None
 
@@ -82,16 +98,17 @@ class MovesPanel(Static):
     def show(self, session: Session) -> None:
         self._session = session
         game = session.game
-        names = type(game).player_names
+        n = game.players
         texts = game.history_text()
-        lines = []
-        # a game may start with either side to move; number pairs from the first mover
-        for i in range(0, len(texts), 2):
-            pair = f"{i // 2 + 1:>2}. {texts[i]:<4}"
-            if i + 1 < len(texts):
-                pair += f" {texts[i + 1]:<4}"
-            lines.append(pair)
-        per_row = max(1, (self.content_size.width + 1) // 14)  # a pair is 13 wide
-        rows = [" ".join(lines[i:i + per_row]) for i in range(0, len(lines), per_row)]
+        rounds = []
+        # a game may start with any seat to move; rounds count from the first mover
+        for i in range(0, len(texts), n):
+            moves = " ".join(f"{t:<4}" for t in texts[i:i + n])
+            rounds.append(f"{i // n + 1:>2}. {moves}")
+        width = 3 + 5 * n  # "nn. " and n moves of 4, a space between
+        per_row = max(1, (self.content_size.width + 1) // (width + 1))
+        rows = [" ".join(r.ljust(width) for r in rounds[i:i + per_row]).rstrip()
+                for i in range(0, len(rounds), per_row)]
         height = max(1, self.content_size.height)
-        self.update("\n".join(rows[-height:]) if rows else f"no moves yet; {names[0]} starts")
+        first = game.marks[game.to_move] if not texts else ""
+        self.update("\n".join(rows[-height:]) if rows else f"no moves yet; {first} starts")

@@ -17,31 +17,25 @@ from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
-from textual.reactive import reactive
 from textual.widget import Widget
 
-from rules import Game
-from rules.pousse import EMPTY, MARKS, PMove, Pousse, PushPreview, X, line_cells
-from tui.widgets.board import BoardWidget
+from rules import Game, Termination
+from rules.pousse import EMPTY, PMove, Pousse, PushPreview, line_cells
+from tui.widgets.boards.grid import GridBoard
 
 SIDE_MIN = 36  # the side panel's players rows (32) inside their frame
 CW_RANGE = range(9, 1, -1)  # cell widths tried, widest first; 2 fits N=20 in 44 columns
 CH_RANGE = range(4, 0, -1)  # cell heights tried, tallest first
 
-COLOURS = {X: "#ff6b6b", "O": "#5fb4ff"}
-STRAIGHT_BG = {X: "#4a1f24", "O": "#1c3350"}
-CELL_BG = ("#262a35", "#2e3340")  # a faint chequer so long rows stay countable
-PATH_BG = "#4d4520"
-OFF_BG = "#7a1f1f"
-HINT_BG = "#3d5a1e"
-LABEL = Style(color="#8a8fa3")
-LABEL_ALT = Style(color="#d0d4e4")
-CURSOR = Style(color="#ffd75f", bold=True, reverse=True)
 ARROWS = {"L": "→", "R": "←", "T": "↓", "B": "↑"}
 WORDS = {"L": "right", "R": "left", "T": "down", "B": "up"}
+OPPOSITE = {"T": "B", "B": "T", "L": "R", "R": "L"}
+RULES = {
+    Termination.REPETITION: "repeating a position loses for the mover",
+    Termination.STRAIGHTS: "more straights wins",
+}
 
 
 @dataclass(frozen=True)
@@ -100,7 +94,7 @@ def fit(n: int, width: int, height: int) -> Geometry:
     return Geometry(n, label, gap, cw, ch, info)
 
 
-def step(move: PMove, key: str, n: int) -> PMove:
+def frame_step(move: PMove, key: str, n: int) -> PMove:
     """The insertion point an arrow key leads to from `move`.
 
     Along an edge the arrows follow it and turn the corner onto the next edge
@@ -110,7 +104,7 @@ def step(move: PMove, key: str, n: int) -> PMove:
     side, i = move
     along = ("left", "right") if side in "TB" else ("up", "down")
     if key not in along:
-        return ({"T": "B", "B": "T", "L": "R", "R": "L"}[side], i)
+        return (OPPOSITE[side], i)
     j = i + (1 if key in ("right", "down") else -1)
     if 1 <= j <= n:
         return (side, j)
@@ -121,15 +115,17 @@ def step(move: PMove, key: str, n: int) -> PMove:
 
 def preview_line(game: Pousse, p: PushPreview) -> str:
     """What the move would do, warnings first."""
-    mover = MARKS[game.to_move]
-    other = MARKS[1 - game.to_move]
+    marks = game.marks
+    mover = marks[game.to_move]
+    other = marks[1 - game.to_move]
     head = f"{game.move_text(p.move)}: "
     if p.repeats:
         return head + f"REPEATS a position: {mover} LOSES"
     if p.outcome is not None:
-        winner = MARKS[p.outcome.winner] if p.outcome.winner is not None else "?"
-        x, o = p.straights
-        return head + f"{winner} WINS, straights X {x} O {o}"
+        winner = marks[p.outcome.winner] if p.outcome.winner is not None else "?"
+        counts = " ".join(f"{mark} {count}" for mark, count in zip(marks, p.straights,
+                                                                   strict=True))
+        return head + f"{winner} WINS, straights {counts}"
     parts = []
     if p.gives_opponent_straight:
         parts.append(f"gives {other} a straight!")
@@ -139,32 +135,17 @@ def preview_line(game: Pousse, p: PushPreview) -> str:
     return head + ", ".join(parts)
 
 
-class PousseBoard(BoardWidget):
-    """The board widget for Pousse: pick an insertion point on the frame."""
+class PousseBoard(GridBoard):
+    """The board widget for Pousse: pick an insertion point on the frame (the cursor)."""
 
-    DEFAULT_CSS = """
-    PousseBoard {
-        width: auto;
-        height: auto;
-    }
-    """
+    BINDINGS = [Binding("enter,space", "play", "Insert", show=False)]
+    HOVER = True  # the insertion point under the mouse is previewed
 
-    BINDINGS = [
-        Binding("up", "step('up')", "Up", show=False),
-        Binding("down", "step('down')", "Down", show=False),
-        Binding("left", "step('left')", "Left", show=False),
-        Binding("right", "step('right')", "Right", show=False),
-        Binding("enter,space", "play", "Insert", show=False),
-    ]
+    def home(self) -> PMove:
+        return ("T", (self._n() + 1) // 2)
 
-    cursor: reactive[PMove] = reactive(("T", 1))
-    _sent_note: Text | None = None  # the last `Note` posted, so it is sent only on change
-    hover: reactive[PMove | None] = reactive(None)  # the insertion point under the mouse
-
-    def on_new_game(self) -> None:
-        n = self._n()
-        self.cursor = ("T", (n + 1) // 2)
-        self.hover = None
+    def step(self, cursor: Hashable, key: str) -> PMove:
+        return frame_step(cursor, key, self._n())  # type: ignore[arg-type]
 
     def rows_needed(self) -> int:
         return self._n() + 3  # a row per board row, the T and B rows, the info line
@@ -192,23 +173,21 @@ class PousseBoard(BoardWidget):
         return fit(self._n(), size.width, size.height)
 
     # ----- what to show ----------------------------------------------------------------
-    def _active(self) -> bool:
-        """Whether a move is being chosen here (cursor and preview shown)."""
-        game = self.game
-        return (game is not None and not game.is_over and not self.locked
-                and (self.has_focus or self.hover is not None))
-
     def target(self) -> PMove | None:
         """The insertion point previewed: the hovered one, else the cursor's."""
-        if not self._active():
+        if not self.active():
             return None
-        return self.hover or self.cursor
+        return self.hover or self.cursor  # type: ignore[return-value]
 
     def preview(self) -> PushPreview | None:
         target = self.target()
         if target is None or not isinstance(self.game, Pousse):
             return None
         return self.game.preview(target)
+
+    def _loses(self, p: PushPreview) -> bool:
+        return p.repeats or (p.outcome is not None and self.game is not None
+                             and p.outcome.winner != self.game.to_move)
 
     def info_text(self) -> Text:
         """The line under the board: the preview's verdict, or how the game ended."""
@@ -219,19 +198,19 @@ class PousseBoard(BoardWidget):
             return Text(game.outcome.reason, style="bold")
         p = self.preview()
         if p is None:
-            mark = MARKS[game.to_move]
+            mark = game.marks[game.to_move]
             return Text(f"{mark} to move" + (" (waiting)" if self.locked else ""), style="dim")
         line = preview_line(game, p)
         if self.hint is not None and p.move == self.hint:
             line = "hint " + line
-        if p.repeats or (p.outcome is not None and p.outcome.winner != game.to_move):
-            style = "bold #ff5f5f"
+        if self._loses(p):
+            style = self.style("bad")
         elif p.outcome is not None:
-            style = "bold #87d75f"
+            style = self.style("good")
         elif p.gives_opponent_straight:
-            style = "bold #ffaf5f"
+            style = self.style("warn")
         else:
-            style = "#b0b4c4"
+            style = self.style("info")
         return Text(line, style=style)
 
     # ----- drawing -----------------------------------------------------------------
@@ -240,20 +219,18 @@ class PousseBoard(BoardWidget):
         if not isinstance(game, Pousse):
             return Text()
         g = self.geometry()
-        self._send_note(g)
+        self.note(None if g.info else self.info_text())
         n = game.size
         p = self.preview()
         path: set[tuple[int, int]] = set()
         if p is not None:
             path = {p.entry, *(b for _, b in p.moved)}
-        straight: dict[tuple[int, int], str] = {}
+        straight: dict[tuple[int, int], int | None] = {}
         for kind, index, mark in game.straight_lines():
             for k in range(n):
-                straight[(index, k) if kind == "row" else (k, index)] = mark
+                straight[(index, k) if kind == "row" else (k, index)] = self.seat_of(mark)
         last = game.last_move
-        last_entry = None
-        if last is not None:
-            last_entry = line_cells(n, last)[0]
+        last_entry = line_cells(n, last)[0] if last is not None else None
         text = Text(no_wrap=True, overflow="crop")
         self._edge_row(text, g, "T", p)
         for r in range(n):
@@ -277,25 +254,24 @@ class PousseBoard(BoardWidget):
 
     def _label_style(self, move: PMove) -> Style:
         game = self.game
-        style = LABEL
-        if game is not None and move == getattr(game, "last_move", None):
-            mover = MARKS[(len(game.history) - 1) % 2]
-            style = Style(color=COLOURS[mover], bold=True, underline=True)
+        style = self.style("label")
+        if game is not None and move == self.last_move():
+            mover = (len(game.history) - 1) % game.players
+            style = self.seat_style(mover) + self.style("last")
         if move == self.hint:
-            style += Style(bgcolor=HINT_BG, bold=True)
-        if self._active():
+            style += self.style("hint")
+        if self.active():
             if move == self.cursor:
-                style += CURSOR
+                style += self.style("cursor") + Style(reverse=True)
             elif move == self.hover:
-                style += Style(color="#ffd75f", bold=True, underline=True)
+                style += self.style("cursor") + Style(underline=True)
         return style
 
     def _edge_row(self, text: Text, g: Geometry, side: str, p: PushPreview | None) -> None:
         corner = " " * (g.label + g.gap)
         if not g.info and p is not None and side == "T":
             corner = self._flag(p).ljust(len(corner))[:len(corner)]
-            text.append(corner, style="bold #ff5f5f" if corner.strip() != "++"
-                        else "bold #87d75f")
+            text.append(corner, style=self.style("good" if corner.strip() == "++" else "bad"))
         else:
             text.append(corner)
         for c in range(g.n):
@@ -304,15 +280,13 @@ class PousseBoard(BoardWidget):
             block = (" " * start + digits).ljust(g.cw)[:g.cw]
             style = self._label_style((side, c + 1))
             if g.cw == 2 and c % 2:
-                style = LABEL_ALT + style  # two-digit numbers touch: alternate their shade
+                style = self.style("label-alt") + style  # touching numbers: alternate shades
             text.append(block, style=style)
         text.append(" " * (g.label + g.gap))
 
     def _flag(self, p: PushPreview) -> str:
         """The info line's verdict in two characters, for when no line is left for it."""
-        game = self.game
-        if p.repeats or (p.outcome is not None and game is not None
-                         and p.outcome.winner != game.to_move):
+        if self._loses(p):
             return "!!"
         if p.outcome is not None:
             return "++"
@@ -324,49 +298,38 @@ class PousseBoard(BoardWidget):
         text.append(block, style=self._label_style(move))
 
     def _cell(self, text: Text, g: Geometry, game: Pousse, rc: tuple[int, int], line: int,
-              p: PushPreview | None, path: set[tuple[int, int]], straight: str | None,
+              p: PushPreview | None, path: set[tuple[int, int]], straight: int | None,
               last_entry: tuple[int, int] | None) -> None:
         r, c = rc
         mark = game.cell(r, c)
+        seat = self.seat_of(mark)
+        chequer = self.style(f"chequer-{(r + c) % 2}")
         if p is not None and rc == p.pushed_off:
-            bg, slot, slot_style = OFF_BG, "×", Style(color="#ffffff", bold=True)
+            slot, slot_style = "×", self.style("off")
         elif rc in path:
             assert p is not None
-            bg, slot, slot_style = PATH_BG, ARROWS[p.move[0]], Style(color="#ffd75f", bold=True)
+            slot, slot_style = ARROWS[p.move[0]], self.style("path")
         else:
-            bg = STRAIGHT_BG[straight] if straight else CELL_BG[(r + c) % 2]
-            slot, slot_style = " ", Style()
+            look = self.style(f"run-{straight}") if straight is not None else chequer
+            slot, slot_style = " ", Style(bgcolor=look.bgcolor)
             if rc == last_entry:
-                slot, slot_style = "*", Style(color=COLOURS[mark] if mark != EMPTY else None,
-                                              bold=True)
-        base = Style(bgcolor=bg)
+                slot = "*"
+                slot_style += self.seat_style(seat) if seat is not None else Style(bold=True)
+        base = Style(bgcolor=slot_style.bgcolor)
         if line != g.mark_y:
             text.append(" " * g.cw, style=base)
             return
-        if mark == EMPTY:
-            mark_style = base + Style(color="#5c6070")
+        if mark == EMPTY or seat is None:
+            mark_style = base + Style(color=chequer.color)
         else:
-            mark_style = base + Style(color=COLOURS[mark], bold=True, underline=bool(straight))
+            mark_style = base + self.seat_style(seat) + Style(underline=straight is not None)
         text.append(" " * (g.mark_x - 1), style=base)
-        text.append(slot, style=base + slot_style)
+        text.append(slot, style=slot_style)
         text.append(mark, style=mark_style)
         text.append(" " * (g.cw - g.mark_x - 1), style=base)
 
-    def _send_note(self, g: Geometry) -> None:
-        """With no room for the info line, the screen shows it (sent only when it changes)."""
-        info = None if g.info else self.info_text()
-        if info is not None and not info.plain:
-            info = None
-        if info != self._sent_note:
-            self._sent_note = info
-            self.post_message(self.Note(info))
-
-    def watch_hint(self, hint: Hashable | None) -> None:
-        if hint is not None and isinstance(self.game, Pousse) and self.game.is_legal(hint):
-            self.cursor = hint  # type: ignore[assignment]
-
     # ----- input ---------------------------------------------------------------------
-    def move_at(self, x: int, y: int) -> PMove | None:
+    def target_at(self, x: int, y: int) -> PMove | None:
         """The insertion point under a content offset, or None (cells and corners)."""
         g = self.geometry()
         n, left, right = g.n, g.left, g.left + g.n * g.cw
@@ -377,40 +340,23 @@ class PousseBoard(BoardWidget):
             return ("L" if x < left else "R", (y - 1) // g.ch + 1)
         return None
 
-    def action_step(self, key: str) -> None:
-        self.hover = None
-        self.cursor = step(self.cursor, key, self._n())
-
-    def action_play(self) -> None:
-        self.pick(self.cursor)
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        move = self.move_at(offset.x, offset.y) if offset is not None else None
-        if move is not None:
-            self.cursor = move
-            self.pick(move)
-
-    def on_mouse_move(self, event: events.MouseMove) -> None:
-        offset = event.get_content_offset(self)
-        self.hover = self.move_at(offset.x, offset.y) if offset is not None else None
-
-    def on_leave(self) -> None:
-        self.hover = None
-
     # ----- the end screen ----------------------------------------------------------------
     @classmethod
     def describe_result(cls, game: Game) -> list[str]:
+        """The reason, the rule that decided (none for a forfeit), each side's straights."""
         lines = super().describe_result(game)
-        if not isinstance(game, Pousse) or game.outcome is None:
+        outcome = game.outcome
+        if not isinstance(game, Pousse) or outcome is None:
             return lines
-        repeated = "repeated" in game.outcome.reason
-        lines.append("Rule: " + ("repeating a position loses for the mover" if repeated
-                                 else "more straights wins"))
+        if outcome.kind in RULES:
+            lines.append("Rule: " + RULES[outcome.kind])
         found = game.straight_lines()
-        for mark in MARKS:
+        for mark in game.marks:
             mine = [f"{'row' if kind == 'row' else 'column'} {index + 1}"
                     for kind, index, m in found if m == mark]
             count = f"{len(mine)} straight" + ("" if len(mine) == 1 else "s")
             lines.append(f"{mark} {count}" + (": " + ", ".join(mine) if mine else ""))
         return lines
+
+
+BOARD = PousseBoard

@@ -1,0 +1,88 @@
+"""Pah-Tum's own facts in the app at 80x24: a whole game by keys to its score lines, the
+rules text, the two-game match by margins. (The board's own facts: test_board_pahtum.py.)"""
+
+from __future__ import annotations
+
+import random
+
+from rules import PlayerSpec
+from tui.app import ArenaApp
+from tui.screens.dialogs import ResultScreen, RulesDialog
+from tui.screens.game import GameScreen
+from tui.widgets.boards.pahtum import PahTumBoard
+
+SIZE = (80, 24)
+HUMAN = PlayerSpec.human()
+
+
+def app_for(players=(HUMAN, HUMAN), blocks: str = "21", seed: int = 4, **kw) -> ArenaApp:
+    return ArenaApp("pahtum", options={"blocks": blocks}, seed=seed, players=players,
+                    clocks_running=False, **kw)
+
+
+async def play_by_keys(pilot, board: PahTumBoard, cell: int) -> None:
+    """Walk the cursor to `cell` with the arrow keys, then press Enter."""
+    r, c = divmod(board.cursor, 7)
+    tr, tc = divmod(cell, 7)
+    keys = ["down" if tr > r else "up"] * abs(tr - r)
+    keys += ["right" if tc > c else "left"] * abs(tc - c)
+    await pilot.press(*keys, "enter")
+
+
+async def test_whole_hot_seat_game_by_keys_to_the_final_score() -> None:
+    app = app_for(blocks="25")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        game = screen.session.game
+        while not game.is_over:
+            before = len(game.history)
+            r, c = divmod(screen.board.cursor, 7)
+            near = min(game.legal_moves(), key=lambda m: abs(m // 7 - r) + abs(m % 7 - c))
+            await play_by_keys(pilot, screen.board, near)
+            assert len(game.history) == before + 1
+        await pilot.pause()
+        result = app.screen
+        assert isinstance(result, ResultScreen)
+        x, o = game.scores()
+        text = "\n".join(result.lines)
+        assert f"Board full; X {x} pts, O {o} pts." in text
+        assert f"X {x}:" in text and f"O {o}:" in text  # the runs, from the board
+        assert game.outcome.reason in text
+        assert "Return game: same start board, sides swapped." in text
+        assert result.lines[0].startswith("Game 1 of 2: ")
+
+
+async def test_the_rules_give_the_run_scores() -> None:
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesDialog)
+        assert "3 -> 3, 4 -> 10, 5 -> 25" in str(app.screen.query_one("#result-lines").render())
+
+
+async def test_the_match_sums_the_margins_of_both_games() -> None:
+    ann, bob = PlayerSpec.human("Ann"), PlayerSpec.human("Bob")
+    app = app_for((ann, bob), blocks="25")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        rng = random.Random(3)
+        points = []
+        for _ in range(2):
+            game = screen.session.game
+            while not game.is_over:
+                screen._play(rng.choice(game.legal_moves()))
+            points.append(game.outcome.points)
+            await pilot.pause()
+            if not screen.session.match_over:
+                await pilot.click("#next")
+                await pilot.pause()
+                assert screen.title_line[1] == "X to move: Bob"
+                assert "X Bob" in str(screen.query_one("#players").render())
+        (x1, o1), (x2, o2) = points
+        ann_margin, bob_margin = (x1 - o1) + (o2 - x2), (o1 - x1) + (x2 - o2)
+        text = "\n".join(app.screen.lines)
+        assert "Match result (sum of margins):" in text
+        assert f"Ann (first X): {ann_margin:+d}" in text
+        assert f"Bob (first O): {bob_margin:+d}" in text

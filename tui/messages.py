@@ -1,0 +1,44 @@
+"""Messages between the screens, the services and the app.
+
+Screens never switch screens or call each other: they post a navigation
+message, which bubbles up to the app, and the app (which owns navigation)
+switches. The services' warm-up thread posts `EngineReady` to the app, which
+forwards a copy to every screen on the stack.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from tui.session import Session
+
+
+class OpenMenu(Message):
+    """Go to the game menu."""
+
+
+class OpenSetup(Message):
+    """Go to the new-game screen of `game_name`."""
+
+    def __init__(self, game_name: str) -> None:
+        super().__init__()
+        self.game_name = game_name
+
+
+class StartSession(Message):
+    """Play `session` on a new game screen; `status` is its first status line."""
+
+    def __init__(self, session: Session, status: str | None = None) -> None:
+        super().__init__()
+        self.session, self.status = session, status
+
+
+class EngineReady(Message, bubble=False):  # the app forwards it: a copy must not come back
+    """A game's engine has been imported and warmed up (`error`: why it could not be)."""
+
+    def __init__(self, game_name: str, error: str | None) -> None:
+        super().__init__()
+        self.game_name, self.error = game_name, error

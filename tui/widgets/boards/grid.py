@@ -1,0 +1,227 @@
+"""The one board base: cursor, keys, clicks, hover, hint, lock, focus and colours.
+
+A board shows one `Game` and reports the user's choice with `MovePicked`; the
+screen owns the game and checks legality. The cursor lives in the board's own
+target space (a cell, an insertion point on a frame...), which a game board
+ties to moves and to the screen with a few hooks:
+
+- `render()`: draw `self.game` (colours from `style(...)`, `seat_style(...)`);
+- `target_at(x, y)`: the target under a content offset (clicks, hover), or None;
+- `step(cursor, key)`: where an arrow key leads (default: a `shape()` grid of
+  cell indexes, wrapping round); `home()`: the cursor's place in a new game;
+- `move_for(target)` / `target_for(move)`: between targets and moves (default:
+  the same value);
+- `describe_result(game)`: the end screen's lines;
+- optionally `HOVER = True` (track the target under the mouse in `hover`),
+  `rows_needed()` and `get_content_width/height` (auto size).
+
+The screen calls `set_game` for a new/loaded/return game, `refresh_game`
+after each move/undo/redo, `show_hint` with the AI's suggestion, and sets
+`locked` while it is not a person's turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from rules import Game
+
+# The colours live once, in tui/boards.tcss; the app loads it too (CSS_PATH).
+CSS_FILE = Path(__file__).resolve().parents[2] / "boards.tcss"
+SEATS = 8  # seats with a colour of their own
+DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+class GridBoard(Widget, can_focus=True):
+    """Base of the board widgets: shows a game, posts `MovePicked` for a user's move."""
+
+    DEFAULT_CSS = CSS_FILE.read_text(encoding="utf-8")
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        *(f"grid-board--player-{i}" for i in range(SEATS)),
+        *(f"grid-board--run-{i}" for i in range(SEATS)),
+        *(f"grid-board--{name}" for name in (
+            "empty", "chequer-0", "chequer-1", "blocked", "cursor", "hint", "last", "label",
+            "label-alt", "path", "off", "bad", "good", "warn", "info")),
+    }
+    BINDINGS = [
+        Binding("up", "step('up')", "Up", show=False),
+        Binding("down", "step('down')", "Down", show=False),
+        Binding("left", "step('left')", "Left", show=False),
+        Binding("right", "step('right')", "Right", show=False),
+        Binding("enter,space", "play", "Play", show=False),
+    ]
+    HOVER: ClassVar[bool] = False  # whether `hover` follows the mouse
+
+    class MovePicked(Message):
+        """The user chose `move` (not yet checked for legality)."""
+
+        def __init__(self, move: Hashable) -> None:
+            super().__init__()
+            self.move = move
+
+    class Note(Message):
+        """A line about the move being chosen, for the screen's status line (None: clear).
+
+        Boards send it when they have no room to show that line themselves.
+        """
+
+        def __init__(self, text: Text | None) -> None:
+            super().__init__()
+            self.text = text
+
+    cursor: reactive[Hashable] = reactive(None)
+    hover: reactive[Hashable | None] = reactive(None)  # the target under the mouse
+    hint: reactive[Hashable | None] = reactive(None)
+    locked: reactive[bool] = reactive(False)  # True while it is not a person's turn
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.game: Game | None = None
+        self._sent_note: Text | None = None  # the last `Note`, so it is sent only on change
+
+    # ----- the screen's calls ------------------------------------------------------------
+    def set_game(self, game: Game) -> None:
+        """Show `game` (a new object: new game, loaded game, return game)."""
+        self.game = game
+        self.hint = None
+        self.on_new_game()
+        self.refresh()
+
+    def on_new_game(self) -> None:
+        """Reset the per-game view state."""
+        self.cursor = self.home()
+        self.hover = None
+
+    def refresh_game(self) -> None:
+        """The game changed in place (a move, undo or redo): redraw."""
+        self.hint = None
+        self.refresh()
+
+    def show_hint(self, move: Hashable | None) -> None:
+        """Highlight a suggested move (the cursor goes there), or clear it with None."""
+        self.hint = move
+
+    def rows_needed(self) -> int:
+        """The fewest rows the board can be drawn in (the screen makes room if it must)."""
+        return 0
+
+    def pick(self, move: Hashable) -> None:
+        """Report a move the user chose, unless the board is locked or the game over."""
+        if not self.locked and self.game is not None and not self.game.is_over:
+            self.post_message(self.MovePicked(move))
+
+    def note(self, text: Text | None) -> None:
+        """Send the screen a line about the move being chosen (only when it changes)."""
+        if text is not None and not text.plain:
+            text = None
+        if text != self._sent_note:
+            self._sent_note = text
+            # later, from the board's own loop: a message made while the screen renders
+            # would count the screen as its sender and stop bubbling there
+            self.call_later(lambda: self.post_message(self.Note(text)))
+
+    # ----- hooks a game board overrides ----------------------------------------------------
+    def shape(self) -> tuple[int, int]:
+        """Rows and columns of the default cursor's grid (the cursor is a cell index)."""
+        raise NotImplementedError(f"{type(self).__name__} has no grid shape: override step")
+
+    def home(self) -> Hashable:
+        """Where the cursor starts in a new game: the middle of the grid."""
+        rows, cols = self.shape()
+        return rows // 2 * cols + cols // 2
+
+    def step(self, cursor: Hashable, key: str) -> Hashable:
+        """Where an arrow key ("up", "down", "left", "right") moves the cursor."""
+        rows, cols = self.shape()
+        r, c = divmod(cursor, cols)  # type: ignore[call-overload]
+        dr, dc = DIRECTIONS[key]
+        return (r + dr) % rows * cols + (c + dc) % cols
+
+    def target_at(self, x: int, y: int) -> Hashable | None:
+        """The target under a content offset, or None where there is none."""
+        return None
+
+    def move_for(self, target: Hashable) -> Hashable:
+        """The move a target stands for."""
+        return target
+
+    def target_for(self, move: Hashable) -> Hashable:
+        """The target that picks `move` (where a hint puts the cursor)."""
+        return move
+
+    @classmethod
+    def describe_result(cls, game: Game) -> list[str]:
+        """Lines explaining the final position (the end screen shows them)."""
+        outcome = game.outcome
+        return [outcome.reason] if outcome else []
+
+    # ----- what drawing needs -----------------------------------------------------------
+    def active(self) -> bool:
+        """Whether a move is being chosen here (show the cursor, previews)."""
+        game = self.game
+        return (game is not None and not game.is_over and not self.locked
+                and (self.has_focus or self.hover is not None))
+
+    def style(self, name: str) -> Style:
+        """The Rich style of the component class `grid-board--<name>` (only what it sets)."""
+        return self.get_component_rich_style(f"grid-board--{name}", partial=True)
+
+    def seat_style(self, seat: int, run: bool = False) -> Style:
+        """A seat's colour; with `run`, inside a line that counts (background, underline)."""
+        style = self.style(f"player-{seat % SEATS}")
+        return style + self.style(f"run-{seat % SEATS}") if run else style
+
+    def seat_of(self, mark: str) -> int | None:
+        """The seat whose mark this is, or None (an empty or blocked cell)."""
+        marks = self.game.marks if self.game is not None else ()
+        return marks.index(mark) if mark in marks else None
+
+    def last_move(self) -> Hashable | None:
+        game = self.game
+        return game.history[-1] if game is not None and game.history else None
+
+    # ----- input --------------------------------------------------------------------------
+    def action_step(self, key: str) -> None:
+        self.hover = None
+        self.cursor = self.step(self.cursor, key)
+
+    def action_play(self) -> None:
+        self.pick(self.move_for(self.cursor))
+
+    def _target(self, event: events.MouseEvent) -> Hashable | None:
+        offset = event.get_content_offset(self)
+        return None if offset is None else self.target_at(offset.x, offset.y)
+
+    def on_click(self, event: events.Click) -> None:
+        target = self._target(event)
+        if target is not None:
+            self.cursor = target
+            self.pick(self.move_for(target))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self.HOVER:
+            self.hover = self._target(event)
+
+    def on_leave(self) -> None:
+        self.hover = None
+
+    def watch_hint(self, hint: Hashable | None) -> None:
+        if hint is not None and self.game is not None and self.game.is_legal(hint):
+            self.cursor = self.target_for(hint)
+
+    # reactive attributes redraw by themselves; focus does not
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
