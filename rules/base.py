@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from random import Random
 from typing import Any, ClassVar
 
 from rules.clock import TimeControl
@@ -315,6 +316,23 @@ class Game(ABC):
                 self.play_text(text)
             except MoveError as err:
                 raise MoveError(f"move {i} ({text!r}): {err}") from None
+
+    def advance(self, rng: Random, plies: int) -> int:
+        """Play up to `plies` random legal moves that do not end the game (seeded openings
+        and test positions); returns how many were played (fewer where every move ends it)."""
+        played = 0
+        while played < plies and not self.is_over:
+            moves = list(self.legal_moves())
+            rng.shuffle(moves)
+            for move in moves:
+                self.play(move)
+                if not self.is_over:
+                    break
+                self.undo()
+            else:
+                break
+            played += 1
+        return played
 
     def history_text(self) -> list[str]:
         """The moves played, as text."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules import MoveError, PositionError, get_game
+from rules import MoveError, PositionError, SumOfMargins, Termination, get_game
+from rules.outcome import Outcome
 from rules.pahtum import (
     BLOCK,
     EMPTY,
@@ -12,7 +13,6 @@ from rules.pahtum import (
     SAMPLE_BOARD,
     PahTum,
     cell_name,
-    match_margins,
     parse_cell,
     random_board,
     score,
@@ -211,8 +211,26 @@ def test_game_plays_to_a_full_board() -> None:
         game.play(0)
 
 
-def test_match_margins() -> None:
-    # seed: A beats B by 10, then B beats A by 25 -> B wins by 15
-    assert match_margins([(30, 20), (40, 15)]) == (-15, 15)
-    assert match_margins([(30, 20), (20, 30)]) == (20, -20)
-    assert match_margins([(5, 5), (0, 0)]) == (0, 0)
+def test_match_is_two_games_scored_by_the_sum_of_margins() -> None:
+    rule = PahTum.match_rule
+    assert rule == SumOfMargins(length=2)
+
+    def full(x: int, o: int) -> Outcome:
+        winners = (0,) if x > o else (1,) if o > x else ()
+        return Outcome(Termination.BOARD_FULL, winners, (x, o), "")
+
+    # seed: A (X first) beats B by 10, then B (X in game 2) beats A by 25 -> B wins by 15
+    assert rule.standing([full(30, 20), full(40, 15)], 2) == [-15, 15]
+    assert rule.standing([full(30, 20), full(20, 30)], 2) == [20, -20]
+    standing = rule.standing([full(5, 5), full(0, 0)], 2)
+    assert standing == [0, 0] and rule.leaders(standing) == [0, 1]
+
+
+def test_outcome_is_a_value() -> None:
+    game = PahTum.from_native(SEED_IN_PROGRESS)
+    while not game.is_over:
+        game.play(game.legal_moves()[0])
+    outcome = game.outcome
+    assert outcome is not None and outcome.kind is Termination.BOARD_FULL
+    x, o = outcome.points
+    assert outcome.winners == ((0,) if x > o else (1,) if o > x else ())

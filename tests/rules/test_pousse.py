@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from rules import MoveError, PositionError, get_game
+from rules import MoveError, PositionError, Termination, get_game
 from rules.pousse import Pousse, push, straights
 
 
@@ -24,7 +24,7 @@ def test_registry_and_options() -> None:
     assert game.options == {"size": 9}
     assert Pousse.new().size == 6
     assert len(game.legal_moves()) == 36
-    assert Pousse.player_names == ("X", "O") and Pousse.move_seconds == 30
+    assert Pousse.default_marks == ("X", "O") and Pousse.clock.seconds == 30
     for bad in (3, 21, "x"):
         with pytest.raises(PositionError):
             Pousse.new({"size": bad})
@@ -123,7 +123,7 @@ def test_repetition_loses_for_the_mover() -> None:
     seen_reason = 0
     for _ in range(200):
         game = random_game(rng, 4)
-        if "repeated" not in game.outcome.reason:
+        if game.outcome.kind is not Termination.REPETITION:
             continue
         seen_reason += 1
         mover = 1 - game.to_move
@@ -223,7 +223,8 @@ def test_preview_changes_nothing_and_flags_repetition() -> None:
                 probe = game.copy()
                 probe.play(move)
                 assert p.board == tuple(probe.board) and p.outcome == probe.outcome
-                assert p.repeats == ("repeated" in (probe.outcome.reason if probe.outcome else ""))
+                assert p.repeats == (probe.outcome is not None
+                                     and probe.outcome.kind is Termination.REPETITION)
                 flagged += p.repeats
             assert game.key() == key and game.history == hist
             game.play(rng.choice(game.legal_moves()))

@@ -1,0 +1,43 @@
+"""Helpers shared by the whole suite: every registered game, random positions.
+
+A test that takes a `game_name` argument runs once for every game in
+`rules.GAMES`: that is how the conformance suite covers a new game without
+a line of test code.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import Game, game_names, get_game
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "game_name" in metafunc.fixturenames:
+        metafunc.parametrize("game_name", game_names())
+
+
+def new_game(name: str, seed: int = 0) -> Game:
+    """A fresh game with its default options (a seeded start where the game has one)."""
+    return get_game(name).new(None, seed=seed)
+
+
+def random_position(name: str, seed: int, plies: int | None = None) -> Game:
+    """A seeded position reached by random legal moves that do not end the game.
+
+    `plies` None picks a random length; a game whose every move ends it stops early.
+    """
+    rng = random.Random(seed)
+    game = new_game(name, seed)
+    game.advance(rng, rng.randrange(0, 40) if plies is None else plies)
+    return game
+
+
+def play_out(game: Game, rng: random.Random, limit: int = 2000) -> Game:
+    """Random legal moves to the end of the game (or `limit` moves)."""
+    while not game.is_over and limit > 0:
+        game.play(rng.choice(game.legal_moves()))
+        limit -= 1
+    return game
