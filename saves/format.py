@@ -291,7 +291,7 @@ def restore(doc: SaveDoc) -> Game:
         game = cls.from_start(doc.options, doc.start)
     except (RulesError, TypeError, ValueError) as err:
         raise SaveError(f"bad start position: {err}") from None
-    if game.history:  # a native start that already holds moves (Pousse) must be empty
+    if game.history:  # a native start that already holds moves must be empty
         raise SaveError("bad start position: it already holds moves; list them under 'moves'")
     if json.loads(json.dumps(game.options)) != doc.options:
         raise SaveError(f"the options {excerpt(doc.options)} do not match the start position")

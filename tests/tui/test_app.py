@@ -3,7 +3,7 @@ screen, moves by keys, the AI, undo, the clock, saves, quit, the match.
 
 Nothing here knows a game's rules: moves come from `legal_moves()`, the keys
 that reach one from the board's own cursor model (`step`, `target_for`).
-Per-game facts live in the per-game files (test_pahtum_app.py, test_pousse_app.py).
+Per-game facts live in the per-game files (test_pahtum_app.py, test_board_*.py).
 """
 
 from __future__ import annotations
