@@ -69,10 +69,6 @@ class SearchResult:
     def nps(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
-    def summary(self) -> str:
-        kind = "exact" if self.exact else f"depth {self.depth}"
-        return f"{kind}  score {self.score:+d}  best {self.move_text}  {self.nodes} nodes"
-
 
 InfoCallback = Callable[[SearchResult], None]
 

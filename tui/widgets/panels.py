@@ -72,9 +72,8 @@ class EnginePanel(Static):
         """Depth (or "exact" once solved), the score for `mover`, best move, speed, line."""
         kind = "exact" if info.exact else f"depth {info.depth}"
         line = " ".join(info.pv[:12]) if len(info.pv) > 1 else info.move_text
-        speed = info.nodes / info.seconds if info.seconds > 0 else 0.0
         self.update(Text(f"{kind}  {mover} eval {info.score:+d}  best {info.move_text}\n"
-                         f"{_count(info.nodes)} nodes  {_count(speed)}/s\n"
+                         f"{_count(info.nodes)} nodes  {_count(info.nps)}/s\n"
                          f"line {line}", no_wrap=True, overflow="ellipsis"))
 
 
