@@ -126,8 +126,12 @@ class Tally:
 
     def __str__(self) -> str:
         a, b = self.standing
-        return (f"{self.wins} wins, {self.losses} losses, {self.draws} draws "
-                f"(standing {a:g} to {b:g})")
+        return (f"{_count(self.wins, 'win')}, {_count(self.losses, 'loss')}, "
+                f"{_count(self.draws, 'draw')} (standing {a:g} to {b:g})")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
 
 
 def game_result(outcome: Outcome, seat: int) -> int:

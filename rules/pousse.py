@@ -127,7 +127,7 @@ class Pousse(Game):
 
     name = "pousse"
     title = "Pousse"
-    tagline = "Push markers in from the edges; whoever makes more straight lines wins."
+    tagline = "Push markers in from the edges; more straight lines wins. No draws."
     default_marks = (X, O)
     clock = TimeControl(ClockKind.MOVE, 30.0)
     time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 30.0),

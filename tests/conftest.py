@@ -8,10 +8,14 @@ a line of test code.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 
 import pytest
+from textual.app import App, ComposeResult
 
 from rules import Game, game_names, get_game
+from tui.widgets.boards import board_class
+from tui.widgets.boards.grid import GridBoard
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -41,3 +45,23 @@ def play_out(game: Game, rng: random.Random, limit: int = 2000) -> Game:
         game.play(rng.choice(game.legal_moves()))
         limit -= 1
     return game
+
+
+class Host(App):
+    """One board and nothing else; it records the board's messages."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.board = board_class(game.name)(id="board")
+        self.game = game
+        self.picked: list[Hashable] = []
+
+    def compose(self) -> ComposeResult:
+        yield self.board
+
+    def on_mount(self) -> None:
+        self.board.set_game(self.game)
+        self.board.focus()
+
+    def on_grid_board_move_picked(self, message: GridBoard.MovePicked) -> None:
+        self.picked.append(message.move)

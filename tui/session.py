@@ -136,7 +136,11 @@ class Session:
         return self.clock.spent(mark, self._running(mark))
 
     def clock_left(self, mark: int) -> float | None:
-        """What `mark` has left (of the move under way for a move clock); None: no limit."""
+        """What `mark` has left (of the move under way for a move clock); None: no limit.
+        A player whose time ran out has none left."""
+        outcome = self.game.outcome
+        if outcome is not None and outcome.kind is Termination.TIME and outcome.loser == mark:
+            return 0.0
         return self.clock.left(mark, self._running(mark))
 
     def _charge(self) -> None:

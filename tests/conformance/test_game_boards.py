@@ -12,38 +12,17 @@ import re
 from collections.abc import Hashable
 from pathlib import Path
 
-from conftest import new_game, play_out
+from conftest import Host, new_game, play_out
 from rich.console import Console
 from rich.style import Style
-from textual.app import App, ComposeResult
 
-from rules import Game, Termination, game_names, get_game
+from rules import Termination, game_names, get_game
 from tui.widgets.boards import board_class, has_board
 from tui.widgets.boards.grid import SEATS, GridBoard
 
 SIZE = (80, 24)
 ARROWS = ("up", "down", "left", "right")
 TCSS = Path(__file__).resolve().parents[2] / "tui" / "boards.tcss"
-
-
-class Host(App):
-    """One board and nothing else; it records the board's messages."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__()
-        self.board = board_class(game.name)(id="board")
-        self.game = game
-        self.picked: list[Hashable] = []
-
-    def compose(self) -> ComposeResult:
-        yield self.board
-
-    def on_mount(self) -> None:
-        self.board.set_game(self.game)
-        self.board.focus()
-
-    def on_grid_board_move_picked(self, message: GridBoard.MovePicked) -> None:
-        self.picked.append(message.move)
 
 
 def styled(board: GridBoard) -> str:

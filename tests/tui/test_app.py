@@ -368,7 +368,7 @@ async def test_a_person_out_of_time_loses_and_undo_resumes_the_game(game_name: s
         assert isinstance(app.screen, ResultScreen)
         text = "\n".join(app.screen.lines)
         mark = session.game.marks[mover]
-        assert f"{mark} (Human) ran out of time" in text
+        assert f"{mark} ran out of time" in text
         assert f"{session.game.marks[0]}" in text.splitlines()[0]  # the winner
         await pilot.press("escape")
         await pilot.pause()

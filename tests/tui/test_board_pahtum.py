@@ -3,8 +3,8 @@ cells, lit scoring runs and the end screen's run lines; the board mounted alone 
 
 from __future__ import annotations
 
+from conftest import Host
 from rich.console import Console
-from test_boards import Host
 
 from rules import Termination
 from rules.pahtum import PahTum, parse_cell

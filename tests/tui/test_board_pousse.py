@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from test_boards import Host
+from conftest import Host
 
 from rules import PlayerSpec, Termination
 from rules.pousse import Pousse

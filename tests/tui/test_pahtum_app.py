@@ -46,7 +46,6 @@ async def test_whole_hot_seat_game_by_keys_to_the_final_score() -> None:
         assert isinstance(result, ResultScreen)
         x, o = game.scores()
         text = "\n".join(result.lines)
-        assert f"Board full; X {x} pts, O {o} pts." in text
         assert f"X {x}:" in text and f"O {o}:" in text  # the runs, from the board
         assert game.outcome.reason in text
         assert "Return game: same start board, sides swapped." in text

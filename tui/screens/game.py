@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from rules import MoveError, Termination
+from rules import MoveError
 from tui.messages import EngineReady, OpenMenu, StartSession
 from tui.screens.dialogs import ConfirmDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.services import Services
@@ -486,12 +486,7 @@ class GameScreen(Screen):
                 f"{s.label(outcome.winner)} wins as {marks[outcome.winner]}")
         if s.match.length > 1:
             head = f"Game {s.game_number} of {s.match.length}: {head}"
-        unit = type(game).score_unit
-        points = ", ".join(f"{marks[m]} {p} {unit}" for m, p in enumerate(outcome.points))
-        how = outcome.kind.label
-        if outcome.kind is Termination.TIME and outcome.loser is not None:
-            how = f"{marks[outcome.loser]} ({s.label(outcome.loser)}) ran {how}"
-        lines = [head, f"{how[:1].upper()}{how[1:]}; {points}."]
+        lines = [head]
         return lines + type(self.board).describe_result(game)
 
     def _match_lines(self) -> list[str]:
