@@ -29,13 +29,16 @@ FORMAT = "arena-save"
 VERSION = 2
 MAX_SECONDS = 10**9  # a clock beyond 30 years of thinking is corrupted
 MESSAGE_LIMIT = 300
+YEARS = (1970, 9998)  # a saved_at outside them is corrupted (and may not convert)
 
 
 class SaveError(ValueError):
-    """A save that cannot be read, parsed or replayed; its text is one short line."""
+    """A save that cannot be read, parsed or replayed; its text is one short printable line
+    (whatever bad input it quotes: a control character or a lone surrogate is escaped)."""
 
     def __init__(self, message: object) -> None:
         text = " ".join(str(message).split())
+        text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
         if len(text) > MESSAGE_LIMIT:
             text = text[: MESSAGE_LIMIT - 3] + "..."
         super().__init__(text)
@@ -67,11 +70,22 @@ def now_text() -> str:
 
 
 def saved_time(text: str) -> datetime:
-    """`saved_at` as a local time; SaveError if it is no date or cannot be shown here."""
+    """`saved_at` as a local time; SaveError if it is no date or out of range.
+
+    The range keeps every offset within a day of it inside what datetime can
+    convert, so whether a save loads never depends on the local time zone.
+    """
     try:
-        return datetime.fromisoformat(text).astimezone()
-    except (ValueError, OverflowError, OSError):
+        when = datetime.fromisoformat(text)
+    except ValueError:
         raise SaveError(f"'saved_at' is not an ISO date and time: {excerpt(text)}") from None
+    if not YEARS[0] <= when.year <= YEARS[1]:
+        raise SaveError(f"'saved_at' is in the year {when.year}; a save's date is from "
+                        f"{YEARS[0]} to {YEARS[1]}")
+    try:
+        return when.astimezone()
+    except (ValueError, OverflowError, OSError):  # a platform that cannot convert it
+        raise SaveError(f"'saved_at' cannot be shown in local time: {excerpt(text)}") from None
 
 
 def doc_from_game(

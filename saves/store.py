@@ -2,14 +2,21 @@
 
 Every write goes to a temporary file in the target's folder, is flushed and
 synced, then renamed over the target, so a crash or a full disk mid-save
-leaves the previous file intact.
+leaves the previous file intact (and a temp that a kill left behind is
+cleaned the next time the folder is listed). Names typed by a user are
+names, never paths. Reading for a list or the menu never raises: a bad file
+is a line saying why.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
+import time
+import unicodedata
 from datetime import datetime
 from pathlib import Path
 
@@ -23,6 +30,17 @@ SUFFIX = ".arena.json"
 NATIVE_SUFFIX = ".txt"  # exported native positions
 ENV_DIR = "ARENA_SAVE_DIR"
 MAX_BYTES = MAX_CHARS  # a save's UTF-8 is at least as long as its text
+NAME_CHARS = 120  # characters of a typed name
+NAME_BYTES = 200  # UTF-8 bytes of a file name: its temp (+14) stays within NAME_MAX (255)
+TEMP_SUFFIX = ".tmp"
+# What atomic_write's mkstemp makes: ".<name>.<8 random of [a-z0-9_]>.tmp" (a test checks
+# that it still does); clean_stale_temps removes these and nothing else.
+_TEMP = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX), re.DOTALL)
+STALE_SECONDS = 60.0  # a temp older than this belongs to no write still running
+AUTOSAVE_DIR = "autosave"  # a subfolder, so the list of named saves never shows it
+AUTOSAVE_NAME = f"last{SUFFIX}"
+DAMAGED = ".damaged"
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")  # reorder shown text
 
 
 def save_dir(override: Path | str | None = None) -> Path:
@@ -40,11 +58,11 @@ def save_dir(override: Path | str | None = None) -> Path:
 def atomic_write(path: Path | str, text: str) -> None:
     """Replace `path` with `text` (UTF-8) all at once; on failure the old file is untouched.
 
-    Raises OSError; the temporary file is removed whatever happens.
+    The folder must exist (none is created on the way). Raises OSError; the
+    temporary file is removed whatever happens short of a kill.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
@@ -87,77 +105,265 @@ def write_save(path: Path | str, doc: SaveDoc) -> None:
         raise SaveError(f"could not save {path}: {_os_reason(err)}") from None
 
 
-def read_text(path: Path, limit: int | None = None) -> str:
-    """The file's text, read no further than `limit` bytes (by default a save's most; an
-    endless file is refused); SaveError naming the file on any problem."""
-    limit = MAX_BYTES if limit is None else limit
+def _read(path: Path, limit: int, regular_only: bool) -> str:
+    """The file's text; SaveError with the reason alone (the caller names the file)."""
+    # Non-blocking, so that a pipe named like a save is refused instead of waited on.
+    flags = os.O_RDONLY | (getattr(os, "O_NONBLOCK", 0) if regular_only else 0)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+        fd = os.open(path, flags)
     except FileNotFoundError:
-        raise SaveError(f"{path}: no such file") from None
+        raise SaveError("no such file") from None
     except IsADirectoryError:
-        raise SaveError(f"{path}: is a folder, not a file") from None
+        raise SaveError("is a folder, not a file") from None
     except OSError as err:
-        raise SaveError(f"{path}: cannot read it: {_os_reason(err)}") from None
+        raise SaveError(f"cannot read it: {_os_reason(err)}") from None
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISDIR(mode):
+        os.close(fd)
+        raise SaveError("is a folder, not a file")
+    if regular_only and not stat.S_ISREG(mode):
+        os.close(fd)
+        raise SaveError("not a regular file (a pipe or a device)")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as err:
+            raise SaveError(f"cannot read it: {_os_reason(err)}") from None
     if len(data) > limit:
-        raise SaveError(f"{path}: too large for a save or position (over {limit:,} bytes)")
+        raise SaveError(f"too large for a save or position (over {limit:,} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise SaveError(f"{path}: not a text file (not UTF-8)") from None
+        raise SaveError("not a text file (not UTF-8)") from None
+
+
+def read_text(path: Path | str, limit: int | None = None, regular_only: bool = False) -> str:
+    """The file's text, read no further than `limit` bytes (by default a save's most; an
+    endless file is refused); SaveError naming the file on any problem.
+
+    With `regular_only` (files found in a folder) a pipe or device is refused rather
+    than read: a pipe could block forever.
+    """
+    limit = MAX_BYTES if limit is None else limit
+    try:
+        return _read(Path(path), limit, regular_only)
+    except SaveError as err:
+        raise SaveError(f"{path}: {err}") from None
 
 
 def read_save(path: Path | str) -> tuple[SaveDoc, Game]:
     """Read, validate and replay a save; SaveError naming the file and the problem."""
     path = Path(path)
-    text = read_text(path)
     try:
-        doc = loads(text)
+        doc = loads(_read(path, MAX_BYTES, regular_only=True))
         return doc, restore(doc)
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
 
 
+# ----- names -------------------------------------------------------------------
+
+
+def _quoted(name: str) -> str:
+    """A short, printable quote of a typed name (control characters escaped)."""
+    text = repr(name)
+    return text if len(text) <= 40 else text[:36] + "...'"
+
+
+def _unsafe_char(ch: str) -> bool:
+    """Control characters, lone surrogates, line breaks and bidi overrides: a file name
+    holding one cannot be written, printed on one line or read as it looks."""
+    return unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI
+
+
+def safe_name(name: str, suffix: str) -> str:
+    """The file name for `name` typed by a user: stripped, `suffix` added when missing.
+
+    A name is never a path: SaveError (one line) for path separators, `..`, a
+    leading dot (hidden, and the temp files' own pattern), control characters,
+    nothing at all, or too long a name.
+    """
+    what = {SUFFIX: "a save name", NATIVE_SUFFIX: "an export name"}.get(suffix, "a file name")
+    text = name.strip()
+    if not text:
+        raise SaveError(f"{what} cannot be empty")
+    if len(text) > NAME_CHARS:
+        raise SaveError(f"{what} is limited to {NAME_CHARS} characters (this one has "
+                        f"{len(text):,}): {_quoted(text)}")
+    if "/" in text or "\\" in text or ".." in text:
+        raise SaveError(f"{what} cannot contain '/', '\\' or '..': {_quoted(text)}")
+    if text.startswith("."):
+        raise SaveError(f"{what} cannot start with '.': {_quoted(text)}")
+    if any(_unsafe_char(ch) for ch in text):
+        raise SaveError(f"{what} cannot hold control characters: {_quoted(text)}")
+    file_name = text if text.endswith(suffix) else text + suffix
+    size = len(file_name.encode("utf-8"))
+    if size > NAME_BYTES:
+        raise SaveError(f"{what} is too long for a file name ({size} bytes in UTF-8, at most "
+                        f"{NAME_BYTES}): {_quoted(text)}")
+    return file_name
+
+
+def path_in(folder: Path | str, name: str, suffix: str) -> Path:
+    """The path of `name` (see `safe_name`) in `folder`, checked to be right inside it.
+
+    Nothing is created. The check after resolving is defence in depth: it also
+    refuses a name that is a link leading out of the folder.
+    """
+    base = Path(folder).resolve()
+    path = (base / safe_name(name, suffix)).resolve()
+    if path.parent != base:
+        raise SaveError(f"{_quoted(name)} would leave the folder {base}")
+    return path
+
+
+# ----- listing -----------------------------------------------------------------
+
+
+def clean_stale_temps(folder: Path | str, older_than: float = STALE_SECONDS) -> int:
+    """Remove the temp files a killed `atomic_write` left in `folder`; how many went.
+
+    Only regular files of atomic_write's exact pattern, last written over
+    `older_than` seconds ago (a younger one may be a write in progress, say by
+    another Arena). Never raises.
+    """
+    now = time.time()
+    removed = 0
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not _TEMP.fullmatch(entry.name):
+                    continue
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(info.st_mode) and now - info.st_mtime >= older_than:
+                        os.unlink(entry.path)
+                        removed += 1
+                except OSError:  # gone already, or not ours to remove
+                    continue
+    except OSError:
+        return removed
+    return removed
+
+
 def list_saves(folder: Path | str, native: bool = False) -> list[Path]:
     """The save files in `folder`, newest first (none if the folder does not exist).
 
-    With `native`, exported native positions (`*.txt`) are listed too.
+    With `native`, exported native positions (`*.txt`) are listed too. The
+    autosave (in a subfolder) is not. Listing also cleans stale temp files.
     """
     folder = Path(folder)
     if not folder.is_dir():
         return []
+    clean_stale_temps(folder)
+    clean_stale_temps(folder / AUTOSAVE_DIR)
     found = []
     paths = list(folder.glob(f"*{SUFFIX}"))
     if native:
         paths += folder.glob(f"*{NATIVE_SUFFIX}")
     for path in paths:
         try:
-            found.append((path.stat().st_mtime, path.name, path))
+            try:
+                when = path.stat().st_mtime
+            except OSError:  # a broken link or a link loop: listed, described unreadable
+                when = path.lstat().st_mtime
         except OSError:  # removed while listing
             continue
+        found.append((when, path.name, path))
     found.sort(key=lambda item: (item[0], item[1]), reverse=True)
     return [path for _, _, path in found]
+
+
+def _summary(doc: SaveDoc) -> str:
+    """`Pah-Tum · 3 moves · human v ai:max · 2026-11-22 07:12`; SaveError/RulesError if the
+    doc names an unknown game or an unshowable date."""
+    title = get_game(doc.game).title
+    when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
+    players = " v ".join(p.text() for p in doc.players)
+    moves = len(doc.moves)
+    state = "finished" if doc.result else f"{moves} move{'' if moves == 1 else 's'}"
+    return f"{title} · {state} · {players} · {when}"
 
 
 def describe_save(path: Path | str) -> str:
     """One line for a save list: game, moves, players and when; or why it cannot be read.
 
     The save is validated but not replayed (the list stays quick); loading replays it.
+    Never raises: one bad file is one line of the list.
     """
     try:
-        text = read_text(Path(path))
+        text = _read(Path(path), MAX_BYTES, regular_only=True)
         if not _looks_like_save(text):
             return f"{native_game(text).title} position, native format"
-        doc = loads(text)
-        title = get_game(doc.game).title
-        when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
+        return _summary(loads(text))
     except (SaveError, RulesError) as err:
         return f"unreadable: {err}"
-    players = " v ".join(p.text() for p in doc.players)
-    moves = len(doc.moves)
-    state = "finished" if doc.result else f"{moves} move{'' if moves == 1 else 's'}"
-    return f"{title} · {state} · {players} · {when}"
+    except Exception as err:  # noqa: BLE001 - a bug elsewhere must not cost the whole list
+        reason = SaveError(f"unexpected {type(err).__name__}: {err}")
+        return f"unreadable: {reason}"
+
+
+# ----- the autosave ------------------------------------------------------------
+# The game in progress, written after every move to <saves>/autosave/last.arena.json
+# (a subfolder: never among the named saves) and cleared when the game is over,
+# saved by name or thrown away. Writes raise SaveError; reads never raise.
+
+
+def autosave_path(folder: Path | str) -> Path:
+    """Where the autosave of the saves folder `folder` lives."""
+    return Path(folder) / AUTOSAVE_DIR / AUTOSAVE_NAME
+
+
+def write_autosave(folder: Path | str, doc: SaveDoc) -> None:
+    """Write `doc` as the autosave, atomically; SaveError (one line) if the disk refuses."""
+    path = autosave_path(folder)
+    try:
+        path.parent.mkdir(exist_ok=True)
+    except OSError as err:
+        raise SaveError(f"could not autosave in {path.parent}: {_os_reason(err)}") from None
+    write_save(path, doc)
+
+
+def _set_aside(path: Path) -> None:
+    """Move a damaged autosave out of the way, kept for a look (replacing an older one)."""
+    with contextlib.suppress(OSError):
+        os.replace(path, path.with_name(path.name + DAMAGED))
+
+
+def read_autosave(folder: Path | str) -> tuple[SaveDoc, Game] | None:
+    """The autosaved game, replayed; None if there is none. Never raises: a damaged
+    autosave is moved aside to `last.arena.json.damaged` and None returned."""
+    path = autosave_path(folder)
+    if not os.path.lexists(path):
+        return None
+    try:
+        return read_save(path)
+    except Exception:  # noqa: BLE001 - a SaveError, or a bug elsewhere: the menu still opens
+        _set_aside(path)
+        return None
+
+
+def describe_autosave(folder: Path | str) -> str | None:
+    """One line for the menu's Resume entry (as `describe_save`'s), or None if there is
+    nothing to resume. The autosave is replayed, so Resume offered is Resume working."""
+    found = read_autosave(folder)
+    if found is None:
+        return None
+    try:
+        return _summary(found[0])
+    except (SaveError, RulesError):  # cannot happen after a load; never raise here
+        return None
+
+
+def clear_autosave(folder: Path | str) -> None:
+    """Remove the autosave (none is fine); SaveError (one line) if the disk refuses."""
+    path = autosave_path(folder)
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise SaveError(f"could not remove the autosave {path}: {_os_reason(err)}") from None
 
 
 def default_name(
@@ -187,12 +393,19 @@ def _looks_like_save(text: str) -> bool:
 
 
 def is_save(path: Path | str) -> bool:
-    """Whether the file is an Arena save (by its content); SaveError if it cannot be read."""
-    return _looks_like_save(read_text(Path(path)))
+    """Whether the file is an Arena save (by its content); SaveError naming the file if it
+    cannot be read."""
+    path = Path(path)
+    try:
+        return _looks_like_save(_read(path, MAX_BYTES, regular_only=True))
+    except SaveError as err:
+        raise SaveError(f"{path.name}: {err}") from None
 
 
 def native_game(text: str) -> Game:
     """The game whose native format `text` is (the formats do not overlap); SaveError if none."""
+    if not text.strip():
+        raise SaveError("the file is empty")
     for name in game_names():
         try:
             return get_game(name).from_native(text)
@@ -205,7 +418,7 @@ def read_native(path: Path | str) -> Game:
     """A native position file of any game; SaveError naming the file if it is none."""
     path = Path(path)
     try:
-        return native_game(read_text(path))
+        return native_game(_read(path, MAX_BYTES, regular_only=True))
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
 

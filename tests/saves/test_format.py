@@ -233,8 +233,9 @@ TIME_LOSS = {"kind": "time", "winners": [1], "points": [0, 0], "reason": "flag"}
         ({"match": [1, 2]}, "'match' must be an object or null"),
         ({"saved_at": "yesterday"}, "'saved_at' is not an ISO date"),
         ({"saved_at": 20261122}, "'saved_at' must be a date and time"),
-        ({"saved_at": "0001-01-01T00:00:00+14:00"}, "'saved_at' is not an ISO date"),
-        ({"saved_at": "9999-12-31T23:59:59-23:59"}, "'saved_at' is not an ISO date"),
+        ({"saved_at": "0001-01-01T00:00:00+14:00"}, "'saved_at' is in the year 1; a save's"),
+        ({"saved_at": "9999-12-31T23:59:59-23:59"}, "'saved_at' is in the year 9999"),
+        ({"saved_at": "1969-12-31T23:59:59Z"}, "from 1970 to 9998"),
     ],
 )
 def test_wrong_fields_refused(game_name: str, changes: dict, words: str) -> None:
