@@ -10,6 +10,7 @@ this interface and the registry in `rules/__init__.py`.
 from __future__ import annotations
 
 import copy as _copy
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -63,10 +64,12 @@ class OptionSpec:
 
     def parse(self, raw: Any) -> Any:
         """A value given as text (CLI) or as a value (setup, saves); PositionError if bad."""
-        text = str(raw).strip()
+        # an int past Python's digit limit has no str(); it is out of any range anyway
+        text = "" if isinstance(raw, int) and raw.bit_length() > 64 else str(raw).strip()
         if self.kind is int:
-            if len(text) > 12 or not text.lstrip("-").isdigit():
-                raise PositionError(f"{self.name} must be a whole number, not {_short(raw)}")
+            # ASCII digits only (int() takes other scripts'), at most 12 of them
+            if not re.fullmatch(r"-?[0-9]{1,12}", text):
+                raise PositionError(f"{self.name} must be a whole number, not {excerpt(raw)}")
             value: Any = int(text)
             if self.low is not None and self.high is not None and not (
                     self.low <= value <= self.high):
@@ -75,14 +78,25 @@ class OptionSpec:
         else:
             value = text.lower()
         if self.choices is not None and value not in self.choices:
-            raise PositionError(f"{self.name} {_short(raw)} is not one of: "
+            raise PositionError(f"{self.name} {excerpt(raw)} is not one of: "
                                 f"{', '.join(map(str, self.choices))}")
         return value
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 30 else text[:27] + "..."
+def excerpt(value: Any, limit: int = 30) -> str:
+    """`value` quoted (repr) and cut to `limit` characters with "...": an error message
+    shows what was wrong without echoing a whole bad input. repr escapes anything
+    unprintable, and a string is cut before it is quoted, so a huge one costs nothing."""
+    if isinstance(value, str):
+        shown, cut = repr(value[:limit]), len(value) > limit
+    else:
+        try:
+            shown, cut = repr(value), False
+        except ValueError:  # an int past Python's limit on digits for str()
+            return f"<a number of about {int(abs(value).bit_length() * 0.30103)} digits>"
+    if cut or len(shown) > limit:
+        shown = shown[: limit - 3] + "..."
+    return shown
 
 
 @dataclass
@@ -265,7 +279,7 @@ class Game(ABC):
         named by the argument) and any further arguments (Boxing's mark). By default
         there are none."""
         if args:
-            raise PositionError(f"{cls.title} takes no argument here, not {_short(args[0])}")
+            raise PositionError(f"{cls.title} takes no argument here, not {excerpt(args[0])}")
         return cls.from_native(text)
 
     # The whole-game protocol (Protocol.SESSION): the lines that set up a game, and a

@@ -11,7 +11,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol
+from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import SumOfMargins
 from rules.outcome import Outcome, Termination
@@ -39,7 +39,7 @@ def parse_cell(text: str) -> int:
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in ROWS or t[1] not in "1234567":
         raise MoveError(
-            f"{text.strip()!r} is not a square: use a row A-G and a column 1-7, e.g. D4")
+            f"{excerpt(text.strip())} is not a square: use a row A-G and a column 1-7, e.g. D4")
     return ROWS.index(t[0]) * SIZE + int(t[1]) - 1
 
 
@@ -78,9 +78,10 @@ def parse_board(text: str) -> list[str]:
         raise PositionError("empty input: expected 7 lines of 7 characters from -+XO")
     if not text.endswith("\n"):
         raise PositionError("the position must end with a newline (56 bytes: 7 lines of 7 + \\n)")
+    count = text.count("\n")  # counted before splitting: a huge input makes no list
+    if count != SIZE:
+        raise PositionError(f"expected 7 lines, got {count}")
     rows = text[:-1].split("\n")
-    if len(rows) != SIZE:
-        raise PositionError(f"expected 7 lines, got {len(rows)}")
     for i, row in enumerate(rows):
         if len(row) != SIZE:
             raise PositionError(f"line {i + 1} has {len(row)} characters, expected 7")
@@ -102,7 +103,8 @@ def random_board(blocks: int | None, seed: int | None) -> list[str]:
     if blocks is None:
         blocks = rng.randrange(1, 26, 2)
     if blocks % 2 == 0 or not 1 <= blocks <= 25:
-        raise PositionError(f"{blocks} blocked cells: choose an odd number from 1 to 25")
+        raise PositionError(
+            f"blocked cells must be an odd number from 1 to 25, not {excerpt(blocks)}")
     board = [EMPTY] * CELLS
     for cell in rng.sample(range(CELLS), blocks):
         board[cell] = BLOCK
@@ -149,17 +151,19 @@ class PahTum(Game):
     @classmethod
     def new(cls, options: dict[str, Any] | None = None, seed: int | None = None) -> PahTum:
         opts = options or {}
-        if str(opts.get("board", "random")) == "sample":
+        if opts.get("board", "random") == "sample":
             return cls.from_native(SAMPLE_BOARD)
-        blocks_opt = str(opts.get("blocks", "random"))
-        if blocks_opt == "random":
+        raw = opts.get("blocks", "random")
+        if raw == "random":
             blocks = None
+        elif isinstance(raw, int) and not isinstance(raw, bool):
+            blocks = raw
+        elif isinstance(raw, str) and raw.strip().isascii() and raw.strip().isdigit() and len(
+                raw.strip()) <= 3:  # int() would fail on thousands of digits
+            blocks = int(raw)
         else:
-            try:
-                blocks = int(blocks_opt)
-            except ValueError:
-                raise PositionError(
-                    f"blocks must be 'random' or an odd number, not {blocks_opt!r}") from None
+            raise PositionError(
+                f"blocks must be 'random' or an odd number, not {excerpt(raw)}")
         return cls(start=random_board(blocks, seed))
 
     @classmethod

@@ -9,12 +9,13 @@ loses for the mover, otherwise a majority of straights wins.
 
 from __future__ import annotations
 
-from collections import Counter
+import copy as _copy
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol
+from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import PlainWins
 from rules.outcome import Outcome, Termination
@@ -23,6 +24,11 @@ EMPTY, X, O = ".", "X", "O"  # noqa: E741
 MARKS = (X, O)
 SIDES = "LRTB"
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 4, 20, 6
+# The longest game a native position may hold. The rules set no limit, but a game
+# this long takes seconds to replay (and 1 MB of moves); a longer one is refused up front.
+MAX_MOVES = 200_000
+# shift_in's (k, off) as shared tuples: one reference per move in a long game.
+_UNDO_RECORDS = {(k, off): (k, off) for k in range(MAX_SIZE) for off in (EMPTY, X, O)}
 
 PMove = tuple[str, int]
 Cell = tuple[int, int]
@@ -30,41 +36,87 @@ Cell = tuple[int, int]
 
 def check_size(value: Any) -> int:
     """The board size as an int in 4..20; PositionError otherwise."""
+    if isinstance(value, str) and (len(value.strip()) > 12 or not value.strip().isascii()):
+        # int() would take other scripts' digits, and fail on thousands of them
+        raise PositionError(f"board size must be a number from 4 to 20, not {excerpt(value)}")
     try:
         n = int(value)
-    except (TypeError, ValueError):
-        raise PositionError(f"board size must be a number from 4 to 20, not {value!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise PositionError(
+            f"board size must be a number from 4 to 20, not {excerpt(value)}") from None
     if isinstance(value, float) and value != n:
-        raise PositionError(f"board size must be a whole number, not {value!r}")
+        raise PositionError(f"board size must be a whole number, not {excerpt(value)}")
     if not MIN_SIZE <= n <= MAX_SIZE:
-        raise PositionError(f"board size {n} is out of range: choose 4 to 20")
+        raise PositionError(f"board size {excerpt(n)} is out of range: choose 4 to 20")
     return n
 
 
+# One shared tuple per move: a long game's history holds references, not copies.
+_MOVES = {(side, i): (side, i) for side in SIDES for i in range(1, MAX_SIZE + 1)}
+
+
 def parse_pousse_move(text: str, n: int) -> PMove:
-    """`L2` -> ("L", 2); MoveError names what is wrong."""
+    """`L2` -> ("L", 2); MoveError names what is wrong, quoting at most an excerpt."""
     t = text.strip().upper()
     if not t:
         raise MoveError("empty move: use L, R, T or B and a number, e.g. L2")
+    shown = excerpt(text.strip())
     if t[0] not in SIDES:
-        raise MoveError(f"{text.strip()!r}: a move starts with L, R, T or B (e.g. L2, T{n})")
+        raise MoveError(f"{shown}: a move starts with L, R, T or B (e.g. L2, T{n})")
     digits = t[1:]
     if not digits.isdigit() or not digits.isascii():
-        raise MoveError(f"{text.strip()!r}: after {t[0]} comes a row/column number 1-{n}")
-    index = int(digits)
+        raise MoveError(f"{shown}: after {t[0]} comes a row/column number 1-{n}")
+    # Leading zeros are harmless; past two digits the number is out of range, and
+    # int() on thousands of digits would fail with Python's own error.
+    significant = digits.lstrip("0")
+    index = int(significant) if 0 < len(significant) <= 2 else 0
     if not 1 <= index <= n:
-        raise MoveError(f"{text.strip()!r}: the number must be 1 to {n} on this board")
-    return (t[0], index)
+        raise MoveError(f"{shown}: the number must be 1 to {n} on this board")
+    return _MOVES[(t[0], index)]
+
+
+@cache
+def line_slice(n: int, move: PMove) -> slice:
+    """The move's line as a slice of the row-major board, from the entry cell onward."""
+    side, index = move
+    i = index - 1
+    if side == "L":
+        return slice(i * n, i * n + n)
+    if side == "R":
+        return slice(i * n + n - 1, i * n - 1 if i else None, -1)
+    if side == "T":
+        return slice(i, None, n)
+    return slice((n - 1) * n + i, None, -n)
+
+
+def line_indices(n: int, move: PMove) -> range:
+    """The flat indices (row * N + col) of the move's line, from the entry cell onward."""
+    return range(n * n)[line_slice(n, move)]
 
 
 def line_cells(n: int, move: PMove) -> list[Cell]:
     """The cells of the move's line, from the entry cell onward (push direction)."""
-    side, index = move
-    i = index - 1
-    order = range(n) if side in "LT" else range(n - 1, -1, -1)
-    if side in "LR":
-        return [(i, c) for c in order]
-    return [(r, i) for r in order]
+    return [divmod(idx, n) for idx in line_indices(n, move)]
+
+
+def shift_in(board: list[str], line: slice, mark: str) -> tuple[int, str]:
+    """Insert `mark` at the line's entry in place; returns (k, off) for `shift_out`.
+
+    Markers slide one cell on up to the first empty cell, the k-th of the line;
+    in a full line k is the last cell and its marker `off` falls off (`off` is
+    EMPTY otherwise). Those two values are all it takes to undo the push.
+    """
+    values = board[line]
+    k = values.index(EMPTY) if EMPTY in values else len(values) - 1
+    off = values[k]
+    board[line] = [mark, *values[:k], *values[k + 1:]]
+    return k, off
+
+
+def shift_out(board: list[str], line: slice, k: int, off: str) -> None:
+    """Undo `shift_in` given its (k, off): slide the first k + 1 cells back, `off` last."""
+    values = board[line]
+    board[line] = [*values[1:k + 1], off, *values[k + 1:]]
 
 
 def push(board: list[str], n: int, move: PMove, mark: str) -> tuple[list[Cell], Cell | None]:
@@ -74,30 +126,64 @@ def push(board: list[str], n: int, move: PMove, mark: str) -> tuple[list[Cell], 
     cell (or the whole line when full); the marker at the last of them falls
     off the board when the line was full, and that cell is the second value.
     """
-    cells = line_cells(n, move)
-    values = [board[r * n + c] for r, c in cells]
-    k = values.index(EMPTY) if EMPTY in values else n - 1
-    off = cells[k] if values[k] != EMPTY else None
-    for j in range(k, 0, -1):
-        r, c = cells[j]
-        board[r * n + c] = values[j - 1]
-    r, c = cells[0]
-    board[r * n + c] = mark
-    return cells[: k + 1], off
+    k, off = shift_in(board, line_slice(n, move), mark)
+    cells = line_cells(n, move)[: k + 1]
+    return cells, (cells[k] if off != EMPTY else None)
+
+
+def line_mark(board: str | list[str], n: int, kind: str, i: int) -> str | None:
+    """The mark of row or column `i` ("row" | "col") if it is a straight, else None."""
+    cells = board[i * n:(i + 1) * n] if kind == "row" else board[i::n]
+    first = cells[0]
+    return first if first != EMPTY and cells.count(first) == n else None
 
 
 def straights(board: list[str], n: int) -> list[tuple[str, int, str]]:
     """Every straight as ("row" | "col", 0-based index, mark)."""
     found: list[tuple[str, int, str]] = []
-    for r in range(n):
-        row = board[r * n:(r + 1) * n]
-        if row[0] != EMPTY and row.count(row[0]) == n:
-            found.append(("row", r, row[0]))
-    for c in range(n):
-        col = board[c::n]
-        if col[0] != EMPTY and col.count(col[0]) == n:
-            found.append(("col", c, col[0]))
+    for kind in ("row", "col"):
+        for i in range(n):
+            mark = line_mark(board, n, kind, i)
+            if mark is not None:
+                found.append((kind, i, mark))
     return found
+
+
+# The same count with bit masks, for play: a long game counts straights after every
+# move, and this costs a few big-int operations instead of 2N slices of the board.
+_X_BITS = bytes.maketrans(b".XO", b"010")
+_O_BITS = bytes.maketrans(b".XO", b"001")
+
+
+def bit_masks(cells: bytes | bytearray) -> tuple[int, int]:
+    """The board (as ASCII bytes) as two ints, the X cells' and the O cells'. The first
+    cell is the highest bit: rows stay runs of N bits and columns bits N apart."""
+    return int(cells.translate(_X_BITS), 2), int(cells.translate(_O_BITS), 2)
+
+
+def _all_set(bits: int, step: int, length: int) -> int:
+    """Bit i is set where bits i, i + step, ..., i + (length - 1) * step all are.
+
+    Doubling: after the loop each bit ANDs a run of `span` bits; one last shift
+    by the remaining (length - span) steps, overlapping that run, covers all of them.
+    """
+    span = 1
+    while 2 * span <= length:
+        bits &= bits >> span * step
+        span *= 2
+    return bits & bits >> (length - span) * step
+
+
+@cache
+def _row_starts(n: int) -> int:
+    return sum(1 << r * n for r in range(n))
+
+
+def full_lines(bits: int, n: int) -> int:
+    """How many rows and columns a mark's bit mask fills: its straights."""
+    rows = _all_set(bits, 1, n) & _row_starts(n)  # runs of N cells that start a row
+    cols = _all_set(bits, n, n) & ((1 << n) - 1)  # N cells a row apart, up from the last row
+    return rows.bit_count() + cols.bit_count()
 
 
 @dataclass(frozen=True)
@@ -151,11 +237,19 @@ class Pousse(Game):
 
     size: int = DEFAULT_SIZE
     board: list[str] = field(default_factory=list)
-    # Per move played: (board before, outcome before); undo pops it.
-    _undo: list[tuple[list[str], Outcome | None]] = field(
-        default_factory=list, repr=False, compare=False)
-    # Configurations (board, side to move) seen in this game, the start included.
-    _seen: Counter[tuple[str, int]] = field(default_factory=Counter, repr=False, compare=False)
+    # The board again as ASCII bytes, kept in step by every move: the bit masks come
+    # from it, where joining N * N one-letter strings would cost more than the move.
+    _cells: bytearray = field(default_factory=bytearray, repr=False, compare=False)
+    # Per move played, what undoing it needs: shift_in's (k, off). The outcome before a
+    # move is always None (moves are played only while the game goes on), so a long game
+    # costs a few bytes per move here, not a board copy.
+    _undo: list[tuple[int, str]] = field(default_factory=list, repr=False, compare=False)
+    # Every configuration reached in this game, the start included, as compact keys
+    # (`_code`). A repetition ends the game, so each occurs once, bar the last. (Only
+    # those with today's marker count can come back, but on a full board, where long
+    # games are played, that is all of them: keeping them all costs nothing more.)
+    _seen: set[int] = field(default_factory=set, repr=False, compare=False)
+    _scores: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
     _outcome: Outcome | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -163,7 +257,8 @@ class Pousse(Game):
         if self.history or self._undo:
             raise PositionError("build a Pousse game with new/from_native, then play the moves")
         self.board = [EMPTY] * (self.size * self.size)
-        self._seen[self._config()] += 1
+        self._cells = bytearray(EMPTY.encode() * (self.size * self.size))
+        self._seen.add(self._code(*bit_masks(self._cells)))
 
     # ----- construction ---------------------------------------------------
     @classmethod
@@ -172,13 +267,19 @@ class Pousse(Game):
 
     @classmethod
     def from_native(cls, text: str) -> Pousse:
+        # Count before splitting: a huge input is refused without a list of its lines.
+        if text.count("\n") > MAX_MOVES + 1 or len(text) > 16 * (MAX_MOVES + 2):
+            raise PositionError(f"too many moves: a Pousse game here has at most {MAX_MOVES:,}")
         lines = [line.strip() for line in text.splitlines()]
         while lines and not lines[-1]:
             lines.pop()
         if not lines:
             raise PositionError("empty input: expected N (4-20) on the first line, then moves")
-        if not lines[0].isdigit():
-            raise PositionError(f"line 1 must be the board size N (4-20), not {lines[0]!r}")
+        if len(lines) > MAX_MOVES + 1:
+            raise PositionError(f"too many moves: a Pousse game here has at most {MAX_MOVES:,}")
+        if not (lines[0].isdigit() and lines[0].isascii()):
+            raise PositionError(
+                f"line 1 must be the board size N (4-20), not {excerpt(lines[0])}")
         game = cls(size=check_size(lines[0]))
         for number, line in enumerate(lines[1:], 2):
             try:
@@ -186,7 +287,8 @@ class Pousse(Game):
             except MoveError as err:
                 raise PositionError(f"line {number}: {err}") from None
             if game.is_over:
-                raise PositionError(f"line {number}: {line!r} comes after the game has ended")
+                raise PositionError(
+                    f"line {number}: {excerpt(line)} comes after the game has ended")
             game.play(move)
         return game
 
@@ -204,13 +306,23 @@ class Pousse(Game):
     def from_start(cls, options: dict[str, Any], start: str) -> Pousse:
         game = cls.from_native(start)
         if "size" in options and check_size(options["size"]) != game.size:
-            raise PositionError(f"size option {options['size']} does not match the start {start!r}")
+            raise PositionError(f"size option {excerpt(options['size'])} does not match "
+                                f"the start {excerpt(start)}")
         return game
 
     def contest_reply(self, move: Hashable) -> str:
         """The Pousse program prints only its move, one line."""
         self.play(move)
         return self.move_text(move) + "\n"
+
+    def copy(self) -> Pousse:
+        """An independent copy. Every element the containers hold is immutable, so
+        copying the containers is enough (a deep copy of a long game takes seconds)."""
+        twin = _copy.copy(self)
+        twin.history, twin.board = list(self.history), list(self.board)
+        twin._cells, twin._undo = bytearray(self._cells), list(self._undo)
+        twin._seen = set(self._seen)
+        return twin
 
     # ----- play -----------------------------------------------------------
     @property
@@ -227,13 +339,15 @@ class Pousse(Game):
                 and move[0] in SIDES and isinstance(move[1], int)
                 and 1 <= move[1] <= self.size)
 
-    def _config(self) -> tuple[str, int]:
-        return "".join(self.board), self.to_move
+    def _code(self, xs: int, os_: int) -> int:
+        """The configuration (the board's bit masks, the side to move) as one int. About
+        two bits a cell, where the board's string would take a byte and a list eight."""
+        return ((xs << self.size * self.size | os_) << 1) + self.to_move
 
-    def _result(self, mover: int) -> Outcome | None:
+    def _result(self, mover: int, repeated: bool) -> Outcome | None:
         """The end rule for the configuration just reached by `mover`'s move."""
         x, o = self.scores()
-        if self._seen[self._config()] > 1:
+        if repeated:
             return Outcome(Termination.REPETITION, (1 - mover,), (x, o),
                            f"{MARKS[mover]} repeated an earlier position and loses")
         if x == o:
@@ -243,30 +357,41 @@ class Pousse(Game):
         return Outcome(Termination.STRAIGHTS, (winner,), (x, o), f"{MARKS[winner]} wins with "
                        f"{most} straight{'s' if most > 1 else ''} to {min(x, o)}")
 
+    def _sync(self, line: slice) -> tuple[int, int]:
+        """After a push or its undo along `line`: copy the line to `_cells`, count the
+        straights again, and return the bit masks."""
+        self._cells[line] = "".join(self.board[line]).encode()
+        xs, os_ = bit_masks(self._cells)
+        self._scores = (full_lines(xs, self.size), full_lines(os_, self.size))
+        return xs, os_
+
     def _apply(self, move: Hashable) -> None:
         mover = self.to_move
-        self._undo.append((list(self.board), self._outcome))
-        push(self.board, self.size, move, MARKS[mover])  # type: ignore[arg-type]
-        self._seen[self._config()] += 1
-        self._outcome = self._result(mover)
+        line = line_slice(self.size, move)  # type: ignore[arg-type]
+        self._undo.append(_UNDO_RECORDS[shift_in(self.board, line, MARKS[mover])])
+        code = self._code(*self._sync(line))
+        repeated = code in self._seen
+        self._seen.add(code)
+        self._outcome = self._result(mover, repeated)
 
     def _unapply(self, move: Hashable) -> None:
-        config = self._config()
-        self._seen[config] -= 1
-        if not self._seen[config]:
-            del self._seen[config]
-        self.board, self._outcome = self._undo.pop()
+        # A repeating move added nothing to `_seen`: its configuration was there before.
+        if self._outcome is None or self._outcome.kind is not Termination.REPETITION:
+            self._seen.discard(self._code(*bit_masks(self._cells)))
+        k, off = self._undo.pop()
+        line = line_slice(self.size, move)  # type: ignore[arg-type]
+        shift_out(self.board, line, k, off)
+        self._sync(line)
+        self._outcome = None
 
     def natural_outcome(self) -> Outcome | None:
         return self._outcome
 
     def scores(self) -> tuple[int, int]:
-        found = straights(self.board, self.size)
-        x = sum(1 for *_, mark in found if mark == X)
-        return x, len(found) - x
+        return self._scores
 
     def key(self) -> Hashable:
-        return (self.size, *self._config())
+        return (self.size, "".join(self.board), self.to_move)
 
     def parse_move(self, text: str) -> PMove:
         return parse_pousse_move(text, self.size)
@@ -309,8 +434,8 @@ class Pousse(Game):
         self._apply(move)
         try:
             after = self.scores()
-            repeats = self._seen[self._config()] > 1
             outcome = self._outcome
+            repeats = outcome is not None and outcome.kind is Termination.REPETITION
         finally:
             self._unapply(move)
         # Markers from the entry to just before the end of the path shift one cell on;

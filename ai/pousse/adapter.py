@@ -22,6 +22,15 @@ from rules import Game, RulesError
 from rules.pousse import SIDES, Pousse
 
 TT_BITS = 20
+# The kernels check repetition against the path of configurations since the game's
+# start, scanning back over those with the current marker count at every node: on a
+# full board that is all of them, so a game of 100,000 moves would cost 50,000
+# comparisons a node (and loading it, one such scan per move, 2.5e9). The path holds
+# the last PATH_WINDOW configurations instead; older ones are far out of a search's
+# reach in practice, and the root moves are still checked against the whole game by
+# the rules, so the move played never repeats a configuration.
+PATH_WINDOW = 4096
+CELL_CODES = {".": 0, "X": 1, "O": 2}  # the rules' marks as the kernels' colours
 # classify's codes per root move
 WINS, LOSES, ALLOWS_WIN, QUIET = 2, -2, -1, 0
 
@@ -53,18 +62,52 @@ class KernelPosition:
     winner: int
 
     @classmethod
-    def load(cls, game: Pousse) -> KernelPosition:
+    def load(cls, game: Pousse, window: int | None = None) -> KernelPosition:
+        """The game's position, its path holding the last `window` configurations
+        (PATH_WINDOW by default; the whole game when it is no longer)."""
         n = game.size
-        moves = np.array([move_index(n, m) for m in game.history], dtype=np.int32)
-        t = moves.size
-        board = np.zeros(n * n, dtype=np.int8)
+        t = len(game.history)
+        window = PATH_WINDOW if window is None else window
+        if t <= window:
+            moves = np.array([move_index(n, m) for m in game.history], dtype=np.int32)
+            board = np.zeros(n * n, dtype=np.int8)
+            lc = np.zeros((3, 2 * n), dtype=np.int16)
+            st = np.zeros(3, dtype=np.int32)
+            path_h = np.zeros(t + pk.MAX_PLY + 2, dtype=np.uint64)
+            path_c = np.zeros(t + pk.MAX_PLY + 2, dtype=np.int32)
+            winner = pk.replay(board, n, moves, lc, st, pk.ZOBRIST, path_h, path_c)
+            return cls(n, t % 2, board, lc, st, path_h[t], int(path_c[t]), path_h, path_c, t,
+                       int(winner))
+        return cls._load_window(game, window)
+
+    @classmethod
+    def _load_window(cls, game: Pousse, window: int) -> KernelPosition:
+        """The last `window` moves played from the board before them (the rules give
+        it, by undoing them on a copy); the winner is the rules' (the whole game's)."""
+        n = game.size
+        past = game.copy()
+        for _ in range(window):
+            past.undo()
+        board = np.array([CELL_CODES[mark] for mark in past.board], dtype=np.int8)
         lc = np.zeros((3, 2 * n), dtype=np.int16)
         st = np.zeros(3, dtype=np.int32)
-        path_h = np.zeros(t + pk.MAX_PLY + 2, dtype=np.uint64)
-        path_c = np.zeros(t + pk.MAX_PLY + 2, dtype=np.int32)
-        winner = pk.replay(board, n, moves, lc, st, pk.ZOBRIST, path_h, path_c)
-        return cls(n, t % 2, board, lc, st, path_h[t], int(path_c[t]), path_h, path_c, t,
-                   int(winner))
+        path_h = np.zeros(window + pk.MAX_PLY + 2, dtype=np.uint64)
+        path_c = np.zeros(window + pk.MAX_PLY + 2, dtype=np.int32)
+        h = pk.init_state(board, n, past.to_move, lc, st, pk.ZOBRIST)
+        cnt = int(np.count_nonzero(board))  # the kernels' count: markers on the board
+        path_h[0], path_c[0] = h, cnt
+        side = past.to_move
+        for i, move in enumerate(game.history[-window:], 1):
+            h, _, removed = pk.make(board, n, move_index(n, move), side + 1, lc, st,
+                                    pk.ZOBRIST, h)
+            if removed == 0:  # nothing fell off: one more marker
+                cnt += 1
+            path_h[i], path_c[i] = h, cnt
+            side = 1 - side
+        outcome = game.natural_outcome()
+        winner = outcome.winner if outcome is not None and outcome.winner is not None else -1
+        return cls(n, side, board, lc, st, path_h[window], cnt, path_h, path_c, window,
+                   winner)
 
     def args(self) -> tuple:
         """The leading kernel arguments shared by perft, classify, search and pv."""
@@ -90,7 +133,8 @@ class PousseAdapter(Adapter):
     }
     bench_budget = Budget(seconds=3600.0, max_depth=7)
 
-    def __init__(self, tt_bits: int = TT_BITS) -> None:
+    def __init__(self, tt_bits: int = TT_BITS, window: int = PATH_WINDOW) -> None:
+        self.window = window  # configurations on the kernels' path (PATH_WINDOW)
         size = 1 << tt_bits
         self.tt_key = np.zeros(size, dtype=np.uint64)
         self.tt_move = np.zeros(size, dtype=np.int16)
@@ -113,14 +157,20 @@ class PousseAdapter(Adapter):
     # ----- search -------------------------------------------------------------
     def load(self, game: Game) -> Position:
         assert isinstance(game, Pousse)
-        kp = KernelPosition.load(game)
+        kp = KernelPosition.load(game, self.window)
         if self._tt_size != kp.n:
             self.tt_key[:] = 0
             self.tt_depth[:] = 0
             self._tt_size = kp.n
         self.killers[:] = -1
         self.hist[:] = 0
-        return Position(kp, pk.classify(*kp.args()), np.arange(4 * kp.n, dtype=np.int32),
+        codes = pk.classify(*kp.args())
+        if kp.t < len(game.history) and not game.is_over:
+            # the path is a window: a move repeating an older configuration loses too
+            for move in game.legal_moves():
+                if game.preview(move).repeats:
+                    codes[move_index(kp.n, move)] = LOSES
+        return Position(kp, codes, np.arange(4 * kp.n, dtype=np.int32),
                         np.zeros(4 * kp.n, dtype=np.int64))
 
     def root_moves(self, pos: Position) -> list[int]:

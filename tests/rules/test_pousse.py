@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 
 import pytest
 
 from rules import MoveError, PositionError, Termination, get_game
-from rules.pousse import Pousse, push, straights
+from rules.pousse import (
+    Pousse,
+    bit_masks,
+    full_lines,
+    line_slice,
+    push,
+    shift_in,
+    shift_out,
+    straights,
+)
 
 
 def game_with(moves: str, size: int = 4) -> Pousse:
@@ -155,21 +165,135 @@ def test_same_board_other_side_to_move_is_no_repetition() -> None:
 
 
 def test_undo_restores_the_repetition_history() -> None:
+    """Undo and redo leave the game where it was: the same outcome, and the same moves
+    repeat (or not) afterwards, down to the start."""
     rng = random.Random(11)
+    pool = [("L", 1), ("R", 1), ("L", 2), ("R", 2), ("T", 3)]
     for _ in range(30):
-        game = random_game(rng, 4, [("L", 1), ("R", 1), ("L", 2), ("R", 2), ("T", 3)])
+        game = random_game(rng, 4, pool)
         full = game.copy()
-        seen = Counter(full._seen)
-        outcome = game.outcome
         last = game.undo()
         assert game.outcome is None
+        verdicts = {m: game.preview(m).repeats for m in pool}
         game.play(last)
-        assert game.outcome == outcome and game._seen == seen
+        assert game.outcome == full.outcome and game.key() == full.key()
+        game.undo()
+        assert {m: game.preview(m).repeats for m in pool} == verdicts
         while game.history:
             game.undo()
-        assert game._seen == Counter({game.key()[1:]: 1})
+        assert not any(game.preview(m).repeats for m in game.legal_moves())
         game.replay(full.history_text())
         assert game.outcome == full.outcome and game.board == full.board
+
+
+class Naive:
+    """Pousse played the plainest way: a grid of rows, every configuration kept in a
+    list, straights counted from scratch. The reference the rules are checked against."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.grid = [["."] * n for _ in range(n)]
+        self.seen = [(self.text(), 0)]
+        self.over: tuple[Termination, int] | None = None
+
+    def text(self) -> str:
+        return "".join("".join(row) for row in self.grid)
+
+    def play(self, move: tuple[str, int], mover: int) -> None:
+        side, index = move
+        n, i = self.n, index - 1
+        cells = [(i, c) for c in range(n)] if side in "LR" else [(r, i) for r in range(n)]
+        if side in "RB":
+            cells.reverse()
+        marks = [self.grid[r][c] for r, c in cells]
+        if "." in marks:
+            marks.remove(".")  # the first gap closes...
+        else:
+            marks.pop()  # ...or the last marker falls off
+        for (r, c), mark in zip(cells, ["XO"[mover], *marks], strict=True):
+            self.grid[r][c] = mark
+        config = (self.text(), 1 - mover)
+        lines = [*self.grid, *([row[c] for row in self.grid] for c in range(n))]
+        x = sum(all(m == "X" for m in line) for line in lines)
+        o = sum(all(m == "O" for m in line) for line in lines)
+        if config in self.seen:
+            self.over = (Termination.REPETITION, 1 - mover)
+        elif x != o:
+            self.over = (Termination.STRAIGHTS, 0 if x > o else 1)
+        self.seen.append(config)
+        self.scores = (x, o)
+
+
+def test_play_and_undo_match_a_naive_reference() -> None:
+    """Random games with random undos on every size class: board, scores and the end
+    (straights or repetition) always equal the naive model replayed from the start."""
+    rng = random.Random(7)
+    endings: Counter[Termination] = Counter()
+    for trial in range(120):
+        n = rng.choice([4, 5, 6, 9, 20])
+        game = Pousse.new({"size": n})
+        pool = None if trial % 3 else rng.sample(game.legal_moves(), rng.randint(2, 5))
+        states = [Naive(n)]  # the model after each move: undo pops one
+        for _ in range(rng.randint(1, 150)):
+            if game.history and rng.random() < 0.25:
+                game.undo()
+                states.pop()
+            elif not game.is_over:
+                move = rng.choice(pool or game.legal_moves())
+                states.append(copy.deepcopy(states[-1]))
+                states[-1].play(move, game.to_move)
+                game.play(move)
+            naive = states[-1]
+            assert "".join(game.board) == naive.text()
+            ended = game.outcome
+            assert (ended.kind, ended.winner) == naive.over if ended else naive.over is None
+            if game.history:
+                assert game.scores() == naive.scores
+        if game.outcome:
+            endings[game.outcome.kind] += 1
+    assert endings[Termination.REPETITION] > 3 and endings[Termination.STRAIGHTS] > 3
+
+
+def test_bit_mask_straights_match_the_plain_count() -> None:
+    rng = random.Random(2)
+    for n in (4, 5, 7, 16, 20):
+        for fill in (0.0, 0.5, 0.9, 1.0):
+            for _ in range(40):
+                board = [rng.choice("XO") if rng.random() < fill else "." for _ in range(n * n)]
+                if rng.random() < 0.5:  # plant straights
+                    r = rng.randrange(n)
+                    board[r * n:(r + 1) * n] = [rng.choice("XO")] * n
+                    board[rng.randrange(n)::n] = [rng.choice("XO")] * n
+                xs, os_ = bit_masks("".join(board).encode())
+                found = straights(board, n)
+                assert full_lines(xs, n) == sum(m == "X" for *_, m in found)
+                assert full_lines(os_, n) == sum(m == "O" for *_, m in found)
+
+
+def test_shift_out_undoes_shift_in() -> None:
+    rng = random.Random(4)
+    for n in (4, 6, 20):
+        for _ in range(200):
+            board = [rng.choice(".XO") for _ in range(n * n)]
+            before = list(board)
+            move = (rng.choice("LRTB"), rng.randint(1, n))
+            line = line_slice(n, move)
+            k, off = shift_in(board, line, rng.choice("XO"))
+            assert board[line][1:k + 1] == before[line][:k]
+            shift_out(board, line, k, off)
+            assert board == before
+
+
+def test_copy_shares_nothing_that_changes() -> None:
+    game = game_with("L1 L1 L1 L1 R2")
+    twin = game.copy()
+    twin.play_text("T1")
+    twin.undo()
+    twin.undo()
+    assert game.history_text() == ["L1", "L1", "L1", "L1", "R2"]
+    assert game.rows() == Pousse.from_native(game.to_native()).rows()
+    game.play_text("T1")
+    assert twin.history_text() == ["L1", "L1", "L1", "L1"]
 
 
 def test_parse_move() -> None:
