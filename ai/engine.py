@@ -117,7 +117,8 @@ class StopFlag:
     def arm(self, seconds: float) -> None:
         """Set the flag after `seconds` (the deadline), from a daemon timer."""
         self.disarm()
-        self._timer = threading.Timer(max(0.0, seconds), self.set)
+        # threading.Timer overflows past TIMEOUT_MAX (its thread dies and the flag never sets)
+        self._timer = threading.Timer(min(max(0.0, seconds), threading.TIMEOUT_MAX), self.set)
         self._timer.daemon = True
         self._timer.start()
 

@@ -54,3 +54,18 @@ def test_the_move_command_never_imports_textual() -> None:
     )
     assert len(done.stdout) == 56
     assert done.stderr.strip().endswith("loaded: ['numba']")
+
+
+def test_version_and_help_load_neither_the_engine_nor_its_cache() -> None:
+    done = python(
+        "import sys\n"
+        "from tui.cli import app\n"
+        "for args in (['--version'], ['--help']):\n"
+        "    try:\n"
+        "        app(args)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(m for m in ('textual', 'numba', 'ai') if m in sys.modules))"
+    )
+    assert done.stdout.startswith("arena ")
+    assert done.stdout.strip().endswith("[]")

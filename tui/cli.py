@@ -10,19 +10,22 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from typer import _click as click  # the click Typer bundles (its exception types)
 from typer.core import TyperGroup
 
-from rules import LEVELS, PlayerSpec, RulesError, TimeControl, game_names, get_game
+from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, game_names, get_game
 from saves.format import SaveError
 from tui import contest
 
@@ -31,19 +34,126 @@ if TYPE_CHECKING:
     from rules import Game
 
 USAGE_EXIT = 2
+INTERRUPTED_EXIT = 130  # what a shell reports for a process ended by Ctrl-C
+# `--time` above this is taken as this: a search that long is no longer a contest move,
+# and the engine's deadline timer cannot wait for "forever" (1e308 s overflows it).
+MAX_SECONDS = 3600.0
+# The most leaves `perft` may be asked to count, estimated as (moves at the start)^depth:
+# the kernels count ~1e7-1e8 leaves a second, the reference through the rules ~1e5.
+PERFT_LEAVES = 1e12
+REFERENCE_LEAVES = 1e9
+# The most nodes a bench depth may need, estimated as (most moves in a bench
+# position)^(depth/2), alpha-beta's best case; the engines search ~1e6-1e7 nodes a second.
+BENCH_NODES = 1e10
+MAX_DEPTH = 200  # beyond any game's length; bigger numbers are refused before estimating
+EXCERPT = 40  # characters of a bad value quoted in an error
+MESSAGE = 300  # characters of an error line at most
+QUOTED = re.compile(r"""(['"])([^'"]{41,})\1""")  # a quoted value longer than EXCERPT
 GAME_HELP = f"the game: {', '.join(game_names())}"
 LEVEL_HELP = f"AI level: {', '.join(LEVELS)}"
 PLAYER_HELP = f"human, ai or ai:LEVEL ({', '.join(LEVELS)})"
 OPT_HELP = "a game option, e.g. size=7 (repeatable; a wrong name lists the game's options)"
 
 
+T = TypeVar("T")
+
+
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
+def _cut_quote(match: re.Match[str]) -> str:
+    quote, body = match.group(1), match.group(2)
+    return f"{quote}{body[:EXCERPT - 3]}...{quote}"
+
+
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split()) or "unknown error"
+    """One printable line; a long quoted value is cut to an excerpt, the whole to MESSAGE."""
+    line = _printable(" ".join(str(text).split())) or "unknown error"
+    line = QUOTED.sub(_cut_quote, line)
+    return line if len(line) <= MESSAGE else line[:MESSAGE - 3] + "..."
 
 
 def _fail(message: str) -> NoReturn:
     typer.echo(f"arena: error: {_one_line(message)}", err=True)
     raise typer.Exit(USAGE_EXIT)
+
+
+def _say(message: str) -> None:
+    """A notice (not an error) on stderr, one line."""
+    typer.echo(f"arena: {_one_line(message)}", err=True)
+
+
+def _out(text: str = "", nl: bool = True) -> None:
+    """A line of results on stdout; a closed stdout or pipe is one error line, exit 2."""
+    stream = sys.stdout
+    try:
+        if stream is None:
+            raise OSError("standard output is closed")
+        stream.write(text + ("\n" if nl else ""))
+        stream.flush()
+    except (OSError, ValueError) as err:  # ValueError: a closed file object
+        _quiet_stdout()
+        reason = getattr(err, "strerror", None) or str(err)
+        _fail(f"cannot write the output: {reason}")
+
+
+def _quiet_stdout() -> None:
+    """After stdout failed, point its descriptor at /dev/null so the interpreter's final
+    flush does not print a second error."""
+    try:
+        fd = sys.stdout.fileno() if sys.stdout is not None else 1
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        pass
+
+
+def _interrupted(signum: int, frame: Any) -> None:
+    """Ctrl-C during a command: one line and exit code 130, at once (a kernel running in
+    a worker thread cannot be unwound, and need not be)."""
+    try:
+        sys.stderr.write("arena: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    _release_cache()
+    os._exit(INTERRUPTED_EXIT)
+
+
+def _release_cache() -> None:
+    cache = sys.modules.get("ai.numba_cache")
+    if cache is not None:
+        cache.cleanup()
+
+
+def _in_worker(work: Callable[[], T]) -> T:
+    """Run `work` in a thread while the main thread waits in short joins: a kernel holds
+    no GIL but blocks the thread it runs in, so this is how Ctrl-C gets through."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as err:  # handed to the main thread as is
+            box["error"] = err
+
+    in_main = threading.current_thread() is threading.main_thread()
+    # Only as the console script: in-process callers (tests) keep their KeyboardInterrupt.
+    previous = signal.signal(signal.SIGINT, _interrupted) if in_main and _console[0] else None
+    try:
+        thread = threading.Thread(target=target, name="arena-work", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(0.1)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 @contextmanager
@@ -77,9 +187,12 @@ class ArenaGroup(TyperGroup):
                 message += f" (see '{ctx.command_path} --help')"
             typer.echo(f"arena: error: {message}", err=True)
             sys.exit(err.exit_code)
-        except typer.Abort:
+        except typer.Abort as err:
             if not standalone_mode:
                 raise
+            if isinstance(err.__cause__, KeyboardInterrupt):
+                typer.echo("arena: interrupted", err=True)
+                sys.exit(INTERRUPTED_EXIT)
             typer.echo("arena: aborted", err=True)
             sys.exit(1)
         if not standalone_mode:
@@ -99,8 +212,32 @@ app = typer.Typer(
 )
 
 
+def version() -> str:
+    """The installed version, or "dev" when running from a checkout."""
+    try:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as installed
+
+        return installed("arena-games")
+    except PackageNotFoundError:
+        return "dev"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        _out(f"arena {version()}")
+        raise typer.Exit()
+
+
 @app.callback(invoke_without_command=True)
-def root(ctx: typer.Context) -> None:
+def root(
+    ctx: typer.Context,
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True,
+                     help="Print the version and exit."),
+    ] = False,
+) -> None:
     """With no command, open the game menu."""
     if ctx.invoked_subcommand is None:
         from tui.app import run
@@ -118,7 +255,7 @@ def _game_class(name: str) -> type[Game]:
 def _level(level: str) -> str:
     value = level.strip().lower()
     if value not in LEVELS:
-        raise RulesError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        raise RulesError(f"unknown level {contest.excerpt(level)}; levels: {', '.join(LEVELS)}")
     return value
 
 
@@ -129,7 +266,7 @@ def _options(cls: type[Game], given: list[str] | None) -> dict[str, Any]:
         name, sep, value = item.partition("=")
         name = name.strip().lower()
         if not sep or not name:
-            raise RulesError(f"--opt takes NAME=VALUE, not {item!r}")
+            raise RulesError(f"--opt takes NAME=VALUE, not {contest.excerpt(item)}")
         if name in raw:
             raise RulesError(f"--opt {name} is given twice")
         raw[name] = value
@@ -177,22 +314,72 @@ def _players(cls: type[Game], given: list[str] | None, x: str | None, o: str | N
     return players
 
 
-def _engine(name: str) -> Engine:
-    """The game's engine; says on stderr when its kernels must first be compiled."""
-    from ai.numba_cache import is_compiled
+_told: list[str] = []  # cache notices already said: each is said once
 
-    if not is_compiled(name):
-        typer.echo(f"arena: compiling the {name} AI kernels: a one-time cost of about "
-                   "10-30 s, cached for later runs", err=True)
+
+def _tell(message: str | None) -> bool:
+    if not message or message in _told:
+        return False
+    _told.append(message)
+    _say(message)
+    return True
+
+
+def _engine(name: str) -> Engine:
+    """The game's engine, healing a kernel cache that fails at run time; says on stderr
+    (once) when its kernels must first be compiled or the cache is not as usual."""
+    from ai import numba_cache
+
+    if not _tell(numba_cache.notice()) and not numba_cache.is_compiled(name):
+        _say(f"compiling the {name} AI kernels: a one-time cost of about 10-30 s, "
+             "cached for later runs")
     from ai.engine import get_engine
 
-    return get_engine(name)
+    return _Healing(_heal_once(lambda: get_engine(name)))  # type: ignore[return-value]
+
+
+_healed = [False]
+
+
+def _heal_once(call: Callable[[], T]) -> T:
+    """`call()`, run once more after the kernel cache failed under it (a damaged file
+    that slipped past the check at start-up, a disk that filled up)."""
+    from ai import numba_cache
+
+    try:
+        return call()
+    except Exception as err:
+        if _healed[0] or not numba_cache.caused_by_cache(err):
+            raise
+        _healed[0] = True
+        _tell(numba_cache.recover(err))
+        return call()
+
+
+class _Healing:
+    """An engine whose every call goes through `_heal_once`."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._engine, name)
+        if not callable(value):
+            return value
+        return lambda *args, **kwargs: _heal_once(lambda: value(*args, **kwargs))
+
+
+def _done_with_kernels() -> None:
+    """The kernels ran: record the cache's files as good (later damage is then caught)."""
+    cache = sys.modules.get("ai.numba_cache")
+    if cache is not None:
+        cache.seal()
 
 
 # ----- play --------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Play a game in the terminal, against the AI or a person.")
 def play(
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     player: Annotated[
@@ -215,7 +402,7 @@ def play(
     ] = None,
     level: Annotated[
         str, typer.Option(metavar="LEVEL", help=f"{LEVEL_HELP}, for players given as ai")
-    ] = "hard",
+    ] = DEFAULT_LEVEL,
     seed: Annotated[
         int | None, typer.Option(metavar="N", help="seed of a random start (games that have one)")
     ] = None,
@@ -267,7 +454,7 @@ def play(
 # ----- move: the contest program ----------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="The contest program: answer the jury in the game's protocol.")
 def move(
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     args: Annotated[
@@ -292,19 +479,31 @@ def move(
     with _user_errors():
         cls = _game_class(game)
         chosen_level = _level(level)
-        if time_limit is not None and not 0 < time_limit < math.inf:
-            raise RulesError(f"--time must be a number of seconds above 0, not {time_limit}")
-        contest.run(contest.Contest(
+        seconds = _seconds(time_limit)
+        if sys.stdout is None:
+            raise RulesError("standard output is closed: nowhere to write the reply")
+        _in_worker(lambda: contest.run(contest.Contest(
             game_class=cls,
             args=list(args or ()),
             level=chosen_level,
-            time_limit=time_limit,
+            time_limit=seconds,
             engine=lambda: _engine(cls.name),
             stdin=sys.stdin,
             stdout=sys.stdout,
             age=contest.process_age,
-        ))
+        )))
+    _done_with_kernels()
     _exit_now[0] = True
+
+
+def _seconds(given: float | None) -> float | None:
+    """`--time`: a finite number above 0; anything above MAX_SECONDS is taken as
+    MAX_SECONDS without a word, as the most a search may be given."""
+    if given is None:
+        return None
+    if not 0 < given < math.inf:  # also NaN
+        raise RulesError(f"--time must be a number of seconds above 0, not {given}")
+    return min(given, MAX_SECONDS)
 
 
 # ----- perft and bench ------------------------------------------------------------------
@@ -314,7 +513,7 @@ def _rate(count: int, seconds: float) -> str:
     return f"{count / seconds:,.0f}" if seconds > 0 else "-"
 
 
-@app.command()
+@app.command(short_help="Count the leaf positions at each depth (the move-generator test).")
 def perft(
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     depth: Annotated[
@@ -351,6 +550,8 @@ def perft(
             start = load_position(cls.name, position)
         else:
             start = cls.new(options, seed=0 if seed is None else seed)
+        budget = REFERENCE_LEAVES if reference else PERFT_LEAVES
+        _check_depth(depth, len(start.legal_moves()), 1.0, budget, "leaves to count")
         if reference:
             from ai.perft import reference_perft
 
@@ -360,29 +561,41 @@ def perft(
             source = "rules (reference)"
         else:
             engine = _engine(cls.name)
-            engine.perft(start, 1)  # load the kernels before timing
+            _in_worker(lambda: engine.perft(start, 1))  # load the kernels before timing
 
             def count(d: int) -> list[int]:
                 return engine.perft(start, d)
 
             source = "engine kernels"
-        typer.echo(f"perft {cls.name} via {source}, position:")
-        typer.echo(start.to_native(), nl=False)
-        typer.echo(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>14}")
+        _out(f"perft {cls.name} via {source}, position:")
+        _out(start.to_native(), nl=False)
+        _out(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>14}")
         total_leaves, total_time = 0, 0.0
         for d in range(1, depth + 1):
             began = time.perf_counter()
-            leaves = count(d)[d - 1]
+            leaves = _in_worker(lambda d=d: count(d))[d - 1]
             spent = time.perf_counter() - began
             total_leaves += leaves
             total_time += spent
-            typer.echo(f"{d:>5} {leaves:>16,} {spent:>9.3f} {_rate(leaves, spent):>14}")
-        typer.echo(
-            f"total {total_leaves:>16,} {total_time:>9.3f} {_rate(total_leaves, total_time):>14}"
-        )
+            _out(f"{d:>5} {leaves:>16,} {spent:>9.3f} {_rate(leaves, spent):>14}")
+        _out(f"total {total_leaves:>16,} {total_time:>9.3f} {_rate(total_leaves, total_time):>14}")
 
 
-@app.command()
+def _check_depth(depth: int, moves: int, power: float, budget: float, what: str) -> None:
+    """Refuse up front a depth whose estimated work, moves^(depth*power), exceeds `budget`
+    (moves: the branching factor of the position, from the game itself)."""
+    per_ply = power * math.log10(max(moves, 2))
+    deepest = max(1, min(MAX_DEPTH, math.floor(math.log10(budget) / per_ply)))
+    if depth <= deepest:
+        return
+    if depth > MAX_DEPTH:
+        raise RulesError(f"depth {contest.excerpt(str(depth))} is too deep to finish; "
+                         f"the deepest here is {deepest}")
+    raise RulesError(f"depth {depth} is too deep to finish (about 10^{depth * per_ply:.1f} "
+                     f"{what}); the deepest here is {deepest}")
+
+
+@app.command(short_help="Search the engine's fixed bench positions; print nodes and speed.")
 def bench(
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     depth: Annotated[
@@ -395,6 +608,9 @@ def bench(
         cls = _game_class(game)
         if depth is not None and depth < 1:
             raise RulesError(f"depth must be 1 or more, not {depth}")
+        if depth is not None:  # the branching of a new game stands for the bench's
+            moves = len(cls.new(None, seed=0).legal_moves())
+            _check_depth(depth, moves, 0.5, BENCH_NODES, "nodes to search")
         from ai.engine import Budget
 
         engine = _engine(cls.name)
@@ -402,35 +618,38 @@ def bench(
         if depth is not None:
             budget = replace(budget, max_depth=depth)
         positions = engine.bench_positions()
-        engine.warm_up()  # compile or load the kernels outside the timing
-        typer.echo(f"bench {cls.name}: {len(positions)} positions, depth {budget.max_depth}")
+        _in_worker(engine.warm_up)  # compile or load the kernels outside the timing
+        _out(f"bench {cls.name}: {len(positions)} positions, depth {budget.max_depth}")
         total_nodes, total_time = 0, 0.0
         for i, start in enumerate(positions, 1):
             began = time.perf_counter()
-            result = engine.search(start, budget)
+            result = _in_worker(lambda start=start: engine.search(start, budget))
             spent = time.perf_counter() - began
             total_nodes += result.nodes
             total_time += spent
-            typer.echo(
+            _out(
                 f"position {i:>2}/{len(positions)}  depth {result.depth:>2}  "
                 f"best {result.move_text:<5} score {result.score:+6d}  "
                 f"nodes {result.nodes:>12,}  {spent:7.3f} s  {_rate(result.nodes, spent):>12} n/s"
             )
-        typer.echo("=" * 40)
-        typer.echo(f"Total time (s) : {total_time:.3f}")
-        typer.echo(f"Nodes searched : {total_nodes}")
-        typer.echo(f"Nodes/second   : {round(total_nodes / total_time) if total_time else 0}")
+        _out("=" * 40)
+        _out(f"Total time (s) : {total_time:.3f}")
+        _out(f"Nodes searched : {total_nodes}")
+        _out(f"Nodes/second   : {round(total_nodes / total_time) if total_time else 0}")
         endgames, limit = engine.bench_endgames()
         if endgames:
             solved, slowest = 0, 0.0
             for start in endgames:
-                result = engine.search(start, Budget(seconds=limit))
+                result = _in_worker(
+                    lambda start=start: engine.search(start, Budget(seconds=limit)))
                 slowest = max(slowest, result.seconds)
                 solved += result.exact
-            typer.echo(f"Exact endgames : {solved} of {len(endgames)} solved, slowest "
-                       f"{slowest:.3f} s (limit {limit:g} s)")
+            _out(f"Exact endgames : {solved} of {len(endgames)} solved, slowest "
+                 f"{slowest:.3f} s (limit {limit:g} s)")
+    _done_with_kernels()
 
 
+_console = [False]  # set by `main`: this process is the `arena` command itself
 # Set once a contest reply is out: the console script then skips interpreter
 # teardown (Numba's takes about half a second), which would count against the clock.
 _exit_now = [False]
@@ -438,11 +657,21 @@ _exit_now = [False]
 
 def main() -> None:
     """The `arena` console script."""
+    _console[0] = True
     try:
         app()
     except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else 0
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except (OSError, ValueError):  # a closed pipe: said already, or nothing to say
+            _quiet_stdout()
         if _exit_now[0]:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(done.code if isinstance(done.code, int) else 0)
+            try:
+                sys.stderr.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+            _release_cache()
+            os._exit(code)
         raise

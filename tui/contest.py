@@ -30,7 +30,10 @@ from rules import Clock, ClockKind, Game, Protocol, RulesError
 TIME_SHARE = 0.8
 EXIT_MARGIN = 0.25
 MIN_SEARCH = 0.05
-MAX_FILE_BYTES = 1 << 20  # a position file is a few hundred bytes; refuse anything huge
+MAX_FILE_BYTES = 1 << 20  # a position is a few hundred bytes (a long game's moves, less
+# than 1 MB): refuse anything larger without reading it all
+MAX_LINE = 64 * 1024  # a line of the whole-game protocol is a move or a header line
+EXCERPT = 40  # characters of bad input quoted in an error
 START, QUIT = "Start", "Quit"  # the whole-game jury's control lines
 
 
@@ -134,15 +137,28 @@ def _write(contest: Contest, text: str) -> None:
 # ----- STDIN: the position on stdin --------------------------------------------------
 
 
+def excerpt(text: str) -> str:
+    """A short printable quote of bad input (a 10 MB line is not echoed back)."""
+    return repr(text) if len(text) <= EXCERPT else repr(text[:EXCERPT]) + "..."
+
+
 def read_all(stream: IO[str] | None) -> str:
-    """All of stdin as text (bytes are decoded here so a bad byte is one clear line)."""
+    """All of stdin as text, at most MAX_FILE_BYTES (bytes are decoded here so a bad
+    byte is one clear line; an endless stream is refused, not read to the end)."""
     if stream is None:  # started with stdin closed
         raise ContestError("no input: give the position on stdin")
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        return stream.read()
     try:
-        return buffer.read().decode("utf-8")
+        data = (buffer or stream).read(MAX_FILE_BYTES + 1)
+    except UnicodeDecodeError:
+        raise ContestError("the position on stdin is not text") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ContestError(f"the input on stdin is too large for a position "
+                           f"(over {MAX_FILE_BYTES:,} bytes)")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ContestError("the position on stdin is not text") from None
 
@@ -193,16 +209,19 @@ def _read_line(contest: Contest) -> str | None:
     if contest.stdin is None:
         return None
     try:
-        line = contest.stdin.readline()
+        line = contest.stdin.readline(MAX_LINE + 1)
     except UnicodeDecodeError:
         raise ContestError("the jury's input is not text") from None
+    if len(line) > MAX_LINE:
+        raise ContestError(f"a line of input is too long (over {MAX_LINE:,} characters): "
+                           f"{excerpt(line)}")
     return line.rstrip("\r\n") if line else None
 
 
 def _session_game(contest: Contest) -> Game:
     cls = contest.game_class
     if contest.args:
-        raise ContestError(f"{cls.title} takes no argument here, not {contest.args[0]!r}")
+        raise ContestError(f"{cls.title} takes no argument here, not {excerpt(contest.args[0])}")
     lines: list[str] = []
     while len(lines) < cls.session_header_lines:
         line = _read_line(contest)
@@ -245,7 +264,7 @@ def play_session(contest: Contest) -> None:
             try:
                 game.play_text(text)
             except RulesError as err:
-                raise ContestError(f"line {number}: bad move {text!r}: {err}") from None
+                raise ContestError(f"line {number}: bad move {excerpt(text)}: {err}") from None
         begun = True
         if game.is_over:
             continue

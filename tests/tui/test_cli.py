@@ -367,3 +367,115 @@ def test_play_refuses_a_bad_load_file(ui: list[dict], tmp_path: Path) -> None:
     bad.write_text('{"format": "arena-save", "version": 1, "game": "pahtum"')
     assert_user_error(run(["play", "pahtum", "--load", str(bad)]), "truncated")
     assert ui == []
+
+
+# ----- bounds, signals, pipes, version and help ---------------------------------------------
+
+
+def test_a_depth_that_cannot_finish_is_refused_up_front() -> None:
+    line = assert_user_error(run(["perft", "pahtum", "9"]), "too deep", "the deepest here is")
+    assert "10^" in line
+    assert_user_error(run(["perft", "pousse", "9" * 50]), "too deep")
+    assert_user_error(run(["perft", "pousse", "9" * 5000]), "DEPTH")
+    assert_user_error(run(["perft", "pahtum", "6", "--reference"]), "too deep")
+    assert_user_error(run(["bench", "pousse", "--depth", "40"]), "too deep")
+    assert_user_error(run(["bench", "pousse", "--depth", "10**5000"]), "--depth")
+
+
+def test_time_is_refused_when_not_a_finite_number_and_capped_when_huge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[float | None] = []
+
+    class Engine:
+        def choose(self, game, level, seconds=None):  # noqa: ANN001, ANN202
+            asked.append(seconds)
+            return types.SimpleNamespace(move=game.legal_moves()[0])
+
+    monkeypatch.setattr(cli, "_engine", lambda name: Engine())
+    for huge in ("1e308", "99999999999999999999999"):
+        result = run(["move", "pahtum", "--time", huge], SAMPLE_BOARD)
+        assert result.exit_code == 0 and result.stderr == "", result.stderr
+    assert asked and all(s is not None and s <= cli.MAX_SECONDS for s in asked)
+    for bad in ("inf", "-inf", "nan", "-1"):
+        assert_user_error(run(["move", "pahtum", "--time", bad], SAMPLE_BOARD), "--time")
+
+
+@pytest.mark.parametrize("game", ["pahtum", "pousse"])
+def test_huge_or_binary_stdin_is_refused_with_a_short_line(game: str) -> None:
+    big_line = run(["move", game, "--time", "0.2"], "4\n" + "X" * 500_000 + "\n")
+    assert len(assert_user_error(big_line)) < 200
+    too_big = run(["move", game, "--time", "0.2"], "X" * 3_000_000)
+    assert_user_error(too_big, "too large")
+    binary = runner.invoke(app, ["move", game], input=bytes(range(256)) * 10)
+    assert_user_error(binary, "not text")
+    control = run(["move", game, "--level", "\x1b[31m" + "x" * 100], SAMPLE_BOARD)
+    line = assert_user_error(control, "unknown level")
+    assert "\x1b" not in line and len(line) < 200
+
+
+def test_a_huge_position_file_is_not_read_to_the_end(tmp_path: Path) -> None:
+    assert_user_error(run(["perft", "pahtum", "1", "--position", "/dev/zero"]), "too large")
+
+
+def test_version_and_help() -> None:
+    assert run(["--version"]).stdout == f"arena {cli.version()}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*|dev", cli.version())
+    listing = run(["--help"]).stdout.split("Commands:", 1)[1]
+    assert "..." not in listing
+    for name in ("play", "move", "perft", "bench"):
+        line = next(x for x in listing.splitlines() if x.strip().startswith(name + " "))
+        assert line.rstrip().endswith("."), line
+
+
+def test_the_clis_default_level_is_the_setup_screens(ui: list[dict]) -> None:
+    from rules import DEFAULT_LEVEL
+
+    assert run(["play", "pahtum"]).exit_code == 0
+    assert ui[-1]["players"][1] == PlayerSpec.ai(DEFAULT_LEVEL)
+
+
+def test_ctrl_c_stops_a_long_perft_at_once() -> None:
+    """Inside a long kernel (nogil): the count runs in a worker, the main thread waits in
+    short joins. The bound is generous (the figure is about 0.05 s)."""
+    import signal
+    import time
+
+    child = subprocess.Popen(
+        [sys.executable, "-c", "from tui.cli import main; main()", "perft", "pousse", "8"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert child.stdout is not None
+        child.stdout.readline()  # the first line: the kernels are loaded, the count runs
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        child.wait(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        child.kill()
+    stderr = child.stderr.read() if child.stderr else ""
+    assert child.returncode == cli.INTERRUPTED_EXIT, stderr
+    assert stderr.splitlines()[-1] == "arena: interrupted" and "Traceback" not in stderr
+    assert took < 5.0, took
+
+
+def test_a_closed_or_broken_stdout_is_one_line_and_exit_2() -> None:
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line: EPIPE
+    command = [sys.executable, "-c", "from tui.cli import main; main()"]
+    try:
+        done = subprocess.run([*command, "perft", "pahtum", "2"], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()  # a compile notice may come first on a cold cache
+    assert lines[-1] == "arena: error: cannot write the output: Broken pipe"
+    assert len(lines) <= 2 and all(x.startswith("arena: ") for x in lines), done.stderr
+    closed = subprocess.run(["sh", "-c", 'exec "$0" "$@" >&-', *command, "perft", "pahtum",
+                             "1"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert closed.returncode == 2, closed.stderr
+    assert len(closed.stderr.splitlines()) == 1
+    assert closed.stderr.startswith("arena: error: ") and "closed" in closed.stderr

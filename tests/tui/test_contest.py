@@ -423,3 +423,42 @@ def test_session_with_the_real_engine_against_a_waiting_jury() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+# ----- bounds ---------------------------------------------------------------------------
+
+
+class Endless(io.StringIO):
+    """A stream with no end (like /dev/zero); counts what is read from it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taken = 0
+
+    def read(self, size: int | None = -1) -> str:
+        assert size is not None and size > 0, "read to the end of an endless stream"
+        self.taken += size
+        return "-" * size
+
+    def readline(self, size: int | None = -1) -> str:
+        return self.read(size)
+
+
+def test_an_endless_stdin_is_refused_after_a_bounded_read() -> None:
+    stream = Endless()
+    assert "too large" in refused(PahTum, stream)  # type: ignore[arg-type]
+    assert stream.taken <= contest.MAX_FILE_BYTES + 1
+
+
+def test_an_endless_line_in_a_session_is_refused_with_an_excerpt() -> None:
+    stream = Endless()
+    message = refused(SessionPousse, stream)  # type: ignore[arg-type]
+    assert "too long" in message and len(message) < 150
+    assert stream.taken <= contest.MAX_LINE + 1
+
+
+def test_bad_input_is_quoted_short_and_printable() -> None:
+    assert contest.excerpt("ab") == "'ab'"
+    assert contest.excerpt("\x1b" * 100) == repr("\x1b" * contest.EXCERPT) + "..."
+    message = refused(SessionPousse, "5\n" + "Z" * 50_000 + "\n")
+    assert message.startswith("line 2: bad move 'ZZZZ") and len(message) < 300
