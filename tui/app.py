@@ -17,6 +17,8 @@ from textual.screen import Screen
 
 from rules import PlayerSpec, TimeControl, get_game
 from tui.messages import EngineReady, OpenMenu, OpenSetup, StartSession
+from tui.screens.common import printable
+from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.setup import SetupScreen
@@ -63,7 +65,7 @@ class ArenaApp(App):
             except Exception as err:  # noqa: BLE001 - stay on the menu, say why
                 self.notify(f"Load failed: {err}", severity="error")
                 return
-            self.start_session(session, f"Loaded {self.start_load.name}.")
+            self.start_session(session, f"Loaded {printable(self.start_load.name)}.")
         elif self.start_game is not None:
             try:
                 session = self._new_session(self.start_game)
@@ -76,7 +78,9 @@ class ArenaApp(App):
         game = get_game(game_name).new(self.start_options, self.start_seed)
         # people in every seat unless the command line said otherwise: a hot-seat game
         players = self.start_players or [PlayerSpec.human()] * game.players
-        return Session(game, players, control=self.start_control, now=self.services.now)
+        session = Session(game, players, control=self.start_control, now=self.services.now)
+        session.setup_options = dict(self.start_options or {})  # for "same settings again"
+        return session
 
     def start_session(self, session: Session, status: str | None = None) -> None:
         if not has_board(session.game.name):
@@ -100,9 +104,34 @@ class ArenaApp(App):
             screen.post_message(EngineReady(message.game_name, message.error))
 
     # ----- quitting -------------------------------------------------------------------------
+    def game_screen(self) -> GameScreen | None:
+        """The game screen, if one is open (under its dialogs or not)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
     async def action_quit(self) -> None:
+        """Quit, first asking if that would lose something: a game changed since its last
+        named save (an unfinished one stays in the autosave). Ctrl+Q again quits anyway."""
+        game = self.game_screen()
+        if game is None or not game.session.unsaved or isinstance(self.screen, QuitDialog):
+            self.quit_now()
+            return
+        choices = [("quit", "Quit", "q"), ("save", "Save and quit", "s")]
+        self.push_screen(QuitDialog("Quit Arena?", game.leaving_note(), choices),
+                         lambda choice: self._after_quit_choice(game, choice))
+
+    def _after_quit_choice(self, game: GameScreen, choice: str | None) -> None:
+        if choice == "quit":
+            self.quit_now()
+        elif choice == "save":
+            game.action_save(then=self.quit_now)
+
+    def quit_now(self) -> None:
         # a running search holds a worker thread; its flag makes it return within ~0.1 s
         self.services.stop_all()
+        self.services.writer.flush()  # the last autosave reaches the disk
         self.exit()
 
     def on_unmount(self) -> None:
@@ -119,6 +148,10 @@ class ArenaApp(App):
                 key = binding.key_display or binding.key
                 yield SystemCommand(binding.description, f"{binding.description} ({key})",
                                     lambda a=action, s=screen: self.call_later(s.run_action, a))
+
+
+class QuitDialog(ChoiceDialog):
+    """The question before quitting (its own class: ctrl+q inside it quits anyway)."""
 
 
 def run(

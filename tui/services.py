@@ -5,10 +5,16 @@ engines are imported and warmed up in a daemon thread (a Numba compile cannot
 be stopped, and quitting must not wait for it); readiness comes back as an
 `EngineReady` message to the app. Every running search registers its stop
 flag here so that quitting stops them all at once.
+
+The game in progress is autosaved after every change by one writer thread (in
+order, off the UI thread); the setup screen's last choices per game are kept
+here for the app's lifetime and in a small file in the saves folder.
 """
 
 from __future__ import annotations
 
+import json
+import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +29,48 @@ if TYPE_CHECKING:
     from textual.message import Message
 
     from ai.engine import InfoCallback, SearchResult, StopFlag
+    from rules import Game
+    from saves.format import SaveDoc
+
+SETTINGS_FILE = ".setup.json"  # hidden, and not a save: the load list never shows it
+SETTINGS_BYTES = 64_000
+
+
+class Writer:
+    """One daemon thread that runs file jobs in the order given (an autosave never
+    overtakes a later one); the last failure is kept for the screen to report."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[Callable[[], None]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.error: str | None = None
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="autosave", daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                job()
+            except Exception as err:  # noqa: BLE001 - reported once on the screen
+                self.error = str(err) or type(err).__name__
+            finally:
+                self._jobs.task_done()
+
+    def flush(self, timeout: float = 2.0) -> bool:
+        """Wait until every job given so far is done (at most `timeout`); whether they are."""
+        deadline = time.monotonic() + timeout
+        while self._jobs.unfinished_tasks:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+        return True
 
 
 class Services:
@@ -46,6 +94,9 @@ class Services:
         self._preparing: set[str] = set()
         self._stops: set[StopFlag] = set()
         self._stops_lock = threading.Lock()
+        self.writer = Writer()
+        self._setup: dict[str, dict[str, Any]] | None = None  # game -> field id -> value
+        self._autosaved: object | None = None  # the token of the session autosaved last
 
     # ----- the engines ---------------------------------------------------------------------
     def engine_ready(self, game_name: str) -> bool:
@@ -130,7 +181,7 @@ class Services:
         from saves.store import list_saves
 
         folder = self.saves_folder()
-        return folder, list_saves(folder, native=True)
+        return folder, list_saves(folder, native=True)  # it cleans what killed saves left
 
     def default_name(self, game_name: str, suffix: str | None = None) -> str:
         """A fresh file name for a save (or, with `suffix`, an export) of `game_name`."""
@@ -140,26 +191,45 @@ class Services:
             return default_name(game_name, self.saves_folder())
         return default_name(game_name).removesuffix(SUFFIX) + suffix
 
+    @staticmethod
+    def name_problem(name: str, suffix: str) -> str | None:
+        """Why `name` cannot be a file in the saves folder (one line), or None."""
+        from saves.format import SaveError
+        from saves.store import safe_name
+
+        try:
+            safe_name(name, suffix)
+        except SaveError as err:
+            return str(err)
+        return None
+
     def save_session(self, session: Session, name: str) -> Path:
-        """Write `session` as `name` in the saves folder; the path written."""
-        from saves.format import doc_from_game
-        from saves.store import SUFFIX, write_save
+        """Write `session` as `name` in the saves folder; the path written. A name that
+        would leave the folder is refused (SaveError) and nothing is written."""
+        from saves.store import SUFFIX, path_in, write_save
 
         # the load list shows *.arena.json: a bare name gets the suffix so it is found again
-        path = self.saves_folder() / (name if name.endswith(SUFFIX) else name + SUFFIX)
-        used = [session.clock_spent(m) for m in range(session.players)]
-        clock = Clock(session.control, used)  # the move under way counts as spent so far
-        doc = doc_from_game(session.game, list(session.players_by_mark), clock, session.match)
-        write_save(path, doc)
+        path = path_in(self.saves_folder(), name, SUFFIX)
+        write_save(path, self._doc(session))
+        session.mark_saved()
+        if self._autosaved is session.token:  # the autosave holds this game: now saved
+            self.clear_autosave()
         return path
 
-    def export_position(self, session: Session, name: str) -> Path:
-        """Write the position in the game's native format as `name` in the saves folder."""
-        from saves.store import NATIVE_SUFFIX, export_native
+    @staticmethod
+    def _doc(session: Session) -> SaveDoc:
+        from saves.format import doc_from_game
 
-        path = self.saves_folder() / name
-        if not path.suffix:  # listed again by the load dialog only with its suffix
-            path = path.with_name(path.name + NATIVE_SUFFIX)
+        used = [session.clock_spent(m) for m in range(session.players)]
+        clock = Clock(session.control, used)  # the move under way counts as spent so far
+        return doc_from_game(session.game, list(session.players_by_mark), clock, session.match)
+
+    def export_position(self, session: Session, name: str) -> Path:
+        """Write the position in the game's native format as `name` in the saves folder
+        (listed again by the load dialog: a name without the suffix gets it)."""
+        from saves.store import NATIVE_SUFFIX, export_native, path_in
+
+        path = path_in(self.saves_folder(), name, NATIVE_SUFFIX)
         export_native(session.game, path)
         return path
 
@@ -173,10 +243,110 @@ class Services:
             game = read_native(path)
             if participants is None or len(participants) != game.players:
                 participants = [PlayerSpec.human()] * game.players
-            return Session(game, participants, now=self.now)
-        doc, game = read_save(path)
+            session = Session(game, participants, now=self.now)
+        else:
+            session = self.session_from_doc(*read_save(path))
+        session.mark_saved()
+        return session
+
+    def session_from_doc(self, doc: SaveDoc, game: Game) -> Session:
+        """The session a save document describes: its players (seated by the match), its
+        match and its clock."""
         n = game.players
         match = doc.match or MatchState(type(game).match_rule, n)
         by_mark = list(doc.players)
         seated = [by_mark[match.mark_of(p)] for p in range(n)]
         return Session(game, seated, match=match, clock=doc.clock, now=self.now)
+
+    # ----- the autosave ----------------------------------------------------------------------
+    def autosave(self, session: Session) -> None:
+        """After a change: keep `session` for Resume while it is in progress and in no named
+        save; drop the autosave once the game is over. A game just loaded or saved by name
+        leaves the autosave as it is (it may hold the game before it). The document is
+        made here (a snapshot); the writer thread puts it on disk."""
+        if not session.in_progress:
+            self.clear_autosave()
+            return
+        if not session.unsaved:
+            return
+        from saves.store import write_autosave
+
+        try:
+            folder, doc = self.saves_folder(), self._doc(session)
+        except Exception as err:  # noqa: BLE001 - reported on the screen, the game goes on
+            self.writer.error = str(err)
+            return
+        self._autosaved = session.token
+        self.writer.submit(lambda: write_autosave(folder, doc))
+
+    def clear_autosave(self) -> None:
+        from saves.store import clear_autosave
+
+        self._autosaved = None
+        try:
+            folder = self.saves_folder()
+        except OSError as err:
+            self.writer.error = str(err)
+            return
+        self.writer.submit(lambda: clear_autosave(folder))
+
+    def describe_autosave(self) -> str | None:
+        """The menu's line for the game to resume, or None if there is none."""
+        from saves.store import describe_autosave
+
+        self.writer.flush()
+        try:
+            return describe_autosave(self.saves_folder())
+        except Exception:  # noqa: BLE001 - no Resume entry rather than no menu
+            return None
+
+    def resume_session(self) -> Session | None:
+        """The autosaved game, as a session in no named save; None if there is none (a
+        damaged one is set aside by the store)."""
+        from saves.store import read_autosave
+
+        self.writer.flush()
+        found = read_autosave(self.saves_folder())
+        if found is None:
+            return None
+        session = self.session_from_doc(*found)
+        session.mark_unsaved()
+        return session
+
+    def take_write_error(self) -> str | None:
+        """The last autosave or settings write that failed, once."""
+        error, self.writer.error = self.writer.error, None
+        return error
+
+    # ----- the setup screen's last choices --------------------------------------------------
+    def _settings_path(self) -> Path:
+        return self.saves_folder() / SETTINGS_FILE
+
+    def setup_choices(self, game_name: str) -> dict[str, Any]:
+        """The setup screen's last choices for `game_name` (field id -> value), this run's
+        or a previous run's; empty if none (the screen checks every value it applies)."""
+        if self._setup is None:
+            self._setup = {}
+            try:
+                with self._settings_path().open("rb") as handle:
+                    data = json.loads(handle.read(SETTINGS_BYTES).decode("utf-8"))
+            except (OSError, ValueError, RecursionError):
+                data = None  # none yet, or damaged: the defaults
+            if isinstance(data, dict):
+                self._setup = {k: v for k, v in data.items()
+                               if isinstance(k, str) and isinstance(v, dict)}
+        return dict(self._setup.get(game_name, {}))
+
+    def remember_setup(self, game_name: str, choices: dict[str, Any]) -> None:
+        from saves.store import atomic_write
+
+        self.setup_choices(game_name)  # read the file first: other games' choices stay
+        assert self._setup is not None
+        self._setup[game_name] = dict(choices)
+        text = json.dumps(self._setup, indent=1, sort_keys=True)
+        try:
+            path = self._settings_path()
+        except OSError as err:
+            self.writer.error = str(err)
+            return
+        self.writer.submit(lambda: atomic_write(path, text))

@@ -64,13 +64,31 @@ class Session:
         self._since = now()  # when the move under way started
         self.redo_stack: list[Hashable] = []
         self.generation = 0
+        self.saved_generation: int | None = 0  # when last saved or loaded by name
+        self.token = object()  # which game this is, for the autosave (a load brings its own)
+        self.setup_options: dict[str, Any] | None = None  # as chosen, before a seed resolved them
 
     @classmethod
     def new(cls, game_name: str, participants: Sequence[PlayerSpec],
             options: dict[str, Any] | None = None, seed: int | None = None,
             control: TimeControl | None = None,
             now: Callable[[], float] = time.monotonic) -> Session:
-        return cls(get_game(game_name).new(options, seed), participants, control=control, now=now)
+        session = cls(get_game(game_name).new(options, seed), participants, control=control,
+                      now=now)
+        session.setup_options = dict(options or {})
+        return session
+
+    def again(self) -> Session:
+        """A new game with the same players, options and clock: a fresh seed for a game set
+        up by its options; the same start position for a loaded one (its options are the
+        board itself)."""
+        if self.setup_options is not None:
+            game = type(self.game).new(self.setup_options, None)
+        else:
+            game = self._start.copy()
+        session = Session(game, self.participants, control=self.control, now=self._now)
+        session.setup_options = self.setup_options
+        return session
 
     # ----- who plays what ----------------------------------------------------
     @property
@@ -260,6 +278,28 @@ class Session:
             return False
         self.play(move)
         return True
+
+    # ----- saved or not -------------------------------------------------------------------
+    def mark_saved(self) -> None:
+        """The session as it stands is in a named save (just saved, or just loaded)."""
+        self.saved_generation = self.generation
+
+    def mark_unsaved(self) -> None:
+        """The session is in no named save (resumed from an autosave)."""
+        self.saved_generation = None
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether leaving now loses something: the session changed since its last named
+        save or load and has something to lose (a move, or a finished game of the match)."""
+        if self.saved_generation == self.generation:
+            return False
+        return bool(self.game.history) or self.match.index > 0
+
+    @property
+    def in_progress(self) -> bool:
+        """A game to come back to: not over, or over with the match's next game to come."""
+        return not self.game.is_over or self.has_next_game
 
     # ----- the match -----------------------------------------------------------------------
     @property

@@ -1,4 +1,5 @@
-"""The board base, for every registered game: each board mounted alone in a tiny app at 80x24.
+"""The board base, for every registered game: each board mounted alone in a tiny app at 80x24
+(and larger, where the board grows); the colours every board shares.
 
 Nothing here knows a game: moves come from `legal_moves()`, the cursor from the
 board's own `step`/`move_for`/`target_at`. The app is not involved (see test_app.py).
@@ -12,15 +13,18 @@ import re
 from collections.abc import Hashable
 from pathlib import Path
 
+import pytest
 from conftest import Host, new_game, play_out
+from rich.color import Color
 from rich.console import Console
 from rich.style import Style
 
 from rules import Termination, game_names, get_game
 from tui.widgets.boards import board_class, has_board
-from tui.widgets.boards.grid import SEATS, GridBoard
+from tui.widgets.boards.grid import SEATS, SIDE_MIN, GridBoard
 
 SIZE = (80, 24)
+SIZES = [(80, 24), (120, 40), (160, 50)]
 ARROWS = ("up", "down", "left", "right")
 TCSS = Path(__file__).resolve().parents[2] / "tui" / "boards.tcss"
 
@@ -69,9 +73,10 @@ async def test_arrows_move_the_cursor_and_enter_picks_a_legal_move(game_name: st
         assert board.game.history == []  # the board only reports; the screen plays
 
 
-async def test_a_click_picks_the_move_under_it(game_name: str) -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_click_picks_the_move_under_it(game_name: str, size: tuple[int, int]) -> None:
     app = Host(new_game(game_name))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         board = app.board
         await pilot.pause()
         width, height = board.content_size
@@ -102,6 +107,12 @@ async def test_a_hint_is_marked_and_moves_the_cursor(game_name: str) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.picked == [move]
+        # the same hint again, after the cursor left it: the cursor comes back
+        await pilot.press("right")
+        assert board.move_for(board.cursor) != move
+        board.show_hint(move)
+        await pilot.pause()
+        assert board.move_for(board.cursor) == move
         game.play(move)
         board.refresh_game()
         assert board.hint is None
@@ -145,6 +156,59 @@ async def test_the_board_fits_80_by_24_and_draws_every_row(game_name: str) -> No
         lines = board.render().plain.splitlines()
         assert len(lines) == height
         assert max(len(line) for line in lines) <= width
+
+
+async def test_larger_terminals_give_the_board_more_room(game_name: str) -> None:
+    areas = []
+    for width, height in SIZES:
+        app = Host(new_game(game_name))
+        async with app.run_test(size=(width, height)) as pilot:
+            await pilot.pause()
+            board = app.board
+            w, h = board.content_size
+            # at most about 60% of the terminal, always leaving a side panel its width
+            assert w <= width * 3 // 5 and w <= width - SIDE_MIN, (width, w)
+            assert h <= height
+            lines = board.render().plain.splitlines()
+            assert len(lines) == h and max(len(line) for line in lines) <= w
+            areas.append(w * h)
+    # a larger terminal gives a larger board (up to the board's own largest cells)
+    assert areas == sorted(areas) and areas[1] > areas[0], areas
+
+
+def luminance(color: Color) -> float:
+    """The relative luminance of a colour (WCAG 2)."""
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = color.get_truecolor()
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: Color, b: Color) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def distance(a: Color, b: Color) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a.get_truecolor(), b.get_truecolor(),
+                                             strict=True)) ** 0.5
+
+
+async def test_empty_cells_are_legible_and_blocked_ones_stand_apart() -> None:
+    app = Host(new_game(game_names()[0]))
+    async with app.run_test(size=SIZE):
+        board = app.board
+        # an empty cell's dot reads on its shade (WCAG AA for text: 4.5:1)
+        for name in ("empty", "chequer-0", "chequer-1", "blocked"):
+            style = board.style(name)
+            assert contrast(style.color, style.bgcolor) >= 4.5, name
+        # a blocked cell differs from an empty one by colour, not only by glyph
+        empty, blocked = board.style("empty"), board.style("blocked")
+        assert distance(empty.bgcolor, blocked.bgcolor) >= 80
+        assert abs(luminance(empty.bgcolor) - luminance(blocked.bgcolor)) >= 0.02
+        hatch = board.style("hatch").color
+        assert hatch is not None and distance(hatch, blocked.bgcolor) >= 40
 
 
 async def test_component_classes_come_from_boards_tcss() -> None:

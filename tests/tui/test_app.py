@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList, Select
 
-from rules import ClockKind, PlayerSpec, TimeControl, game_names, get_game
+from rules import DEFAULT_LEVEL, ClockKind, PlayerSpec, TimeControl, game_names, get_game
 from tui.app import ArenaApp
 from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.screens.game import PACES, GameScreen
@@ -31,6 +31,13 @@ SIZE = (80, 24)
 HUMAN = PlayerSpec.human()
 MOVE_10 = TimeControl(ClockKind.MOVE, 10.0)
 MATCH_GAMES = [n for n in game_names() if get_game(n).match_rule.length > 1]
+
+
+@pytest.fixture(autouse=True)
+def own_saves_folder(tmp_path_factory: pytest.TempPathFactory,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Autosaves, setup choices and saves of these tests never reach the user's folder."""
+    monkeypatch.setenv("ARENA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
 
 
 class FakeClock:
@@ -103,8 +110,9 @@ async def test_menu_lists_every_game_and_enter_starts_a_game_between_people() ->
             listed = menu.query_one("#games", OptionList)
             titles = [str(listed.get_option_at_index(i).prompt).split("\n")[0]
                       for i in range(listed.option_count)]
-            assert titles == [get_game(n).title for n in game_names()]
-            await pilot.press(*["down"] * index, "enter")
+            # after the first game, the game left unfinished comes first: Resume
+            assert titles == ["Resume"] * (index > 0) + [get_game(n).title for n in game_names()]
+            await pilot.press(*["down"] * (index + (index > 0)), "enter")
             await pilot.pause()
             setup = app.screen
             assert isinstance(setup, SetupScreen) and setup.game_name == name
@@ -122,7 +130,7 @@ async def test_menu_lists_every_game_and_enter_starts_a_game_between_people() ->
             move = nearest(screen.board)
             await play_by_keys(pilot, screen.board, move)
             assert screen.session.game.history == [move]
-            await pilot.press("n", "y")  # a game in progress is left only after a yes
+            await pilot.press("n", "m")  # new game: the menu (after a question)
             await pilot.pause()
 
 
@@ -138,7 +146,9 @@ async def test_the_setup_screen_has_a_row_per_seat_the_clocks_and_a_seed_if_rand
         shown = [s for s in setup.query(Select) if (s.id or "").startswith("player-")
                  and s.id != "player-count" and s.parent.display]
         assert len(shown) == cls.player_count[0]
-        assert [s.value for s in shown] == ["human"] + ["ai:medium"] * (len(shown) - 1)
+        # the other seats default to the AI at the level the command line uses too
+        assert [s.value for s in shown] == ["human"] + [f"ai:{DEFAULT_LEVEL}"] * (len(shown) - 1)
+        assert setup.focused is shown[0] or setup.focused is setup.query(Select).first()
         labels = [str(s.parent.query_one("Label").render()) for s in shown]
         assert labels == [f"{m} plays" for m in cls.default_marks[:len(shown)]]
         clock = setup.query_one("#clock", Select)
@@ -275,8 +285,10 @@ async def test_quit_while_the_ai_thinks_exits_at_once() -> None:
         await play_by_keys(pilot, app.screen.board, nearest(app.screen.board))
         await pilot.pause(0.3)
         assert app.screen._thinking is not None
+        await pilot.press("ctrl+q")  # a game in progress: asked first
+        assert app.screen.query("#quit")
         started = time.monotonic()
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q")  # and ctrl+q again quits anyway
     await_end = time.monotonic() + 2.0
     while time.monotonic() < await_end and any(
             t.name.startswith("ThreadPoolExecutor") and t.is_alive() and _busy(t)
@@ -460,12 +472,12 @@ async def test_export_writes_the_native_position_and_loads_back(
         assert app.screen is screen and screen._status.startswith("Loaded ")
         assert screen.session.game.to_native() == exported[0].read_text()
         await play_by_keys(pilot, screen.board, nearest(screen.board))
-        await pilot.press("n")  # a game in progress is left only after a yes
+        await pilot.press("n")  # a game in progress is left only after a choice
         await pilot.pause()
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
-        await pilot.press("n", "y")
+        await pilot.press("n", "m")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
 
@@ -495,7 +507,7 @@ async def test_the_menu_loads_a_save_and_refuses_a_damaged_one(
         app.services.save_session(screen.session, "good.arena.json")
         (tmp_path / "bad.arena.json").write_text("{not json")
         os.utime(tmp_path / "good.arena.json", (1, 1))  # the damaged one is listed first
-        await pilot.press("n", "y")
+        await pilot.press("n", "m")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
         await pilot.press("l")
@@ -596,7 +608,10 @@ async def test_a_match_rotates_the_seats_and_ends_with_the_rules_standing(
                 await pilot.pause()
                 panel = text_of(screen.query_one("#players"))
                 standing = screen.session.standing()
-                assert f"match: {names[0]} {rule.number(standing[0])}" in panel
+                # the standing so far, a whole name and its number on one line
+                assert "match so far" in panel
+                assert any(line.split() == [names[0], rule.number(standing[0])]
+                           for line in panel.splitlines())
         assert app.screen.title_text == "Match over"
         assert not app.screen.query("#next")
         text = "\n".join(app.screen.lines)

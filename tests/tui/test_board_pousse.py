@@ -4,10 +4,12 @@ the end screen's lines; then whole games by keys, every size at 80x24, and the A
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 from conftest import Host
+from rich.cells import cell_len
 
 from rules import PlayerSpec, Termination
 from rules.pousse import Pousse
@@ -15,7 +17,8 @@ from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
 from tui.widgets.boards.grid import GridBoard
-from tui.widgets.boards.pousse import PousseBoard, fit, frame_step
+from tui.widgets.boards.pousse import PousseBoard, column_labels, fit, frame_step
+from tui.widgets.panels import PlayersPanel
 
 SIZE = (80, 24)
 HUMAN = PlayerSpec.human()
@@ -76,19 +79,67 @@ async def play_keys(pilot, board: PousseBoard, moves: list[str]) -> None:
 # ----- pure geometry and cursor ------------------------------------------------------------------
 @pytest.mark.parametrize("n", range(4, 21))
 def test_fit_is_a_fixed_point_and_stays_inside(n: int) -> None:
-    for width, height in [(40, 19), (44, 22), (44, 23), (62, 35), (100, 60)]:
+    for width, height in [(40, 19), (44, 22), (46, 22), (46, 23), (62, 35), (100, 60)]:
         g = fit(n, width, height)
         assert fit(n, g.width, g.height) == g
-        if n * 2 + 4 <= width and n + 2 <= height:
+        assert g.gap >= 1  # marks never touch the row labels
+        if 2 * (len(str(n)) + 1) + n * 2 <= width and n + 2 <= height:
             assert g.width <= width and g.height <= height
         assert 2 <= g.cw and 1 <= g.ch
 
 
-def test_twenty_needs_44_by_22_and_small_boards_grow() -> None:
-    g = fit(20, 44, 22)
-    assert (g.width, g.height, g.info) == (44, 22, False)
-    assert fit(20, 44, 23).info
+def test_twenty_needs_46_by_22_and_small_boards_grow() -> None:
+    g = fit(20, 46, 22)
+    assert (g.width, g.height, g.info, g.gap) == (46, 22, False, 1)
+    assert fit(20, 46, 23).info
     assert fit(4, 40, 22).cw > fit(4, 20, 12).cw
+
+
+def numbers_at(line: str, g) -> dict[int, int]:
+    """The column numbers on a label line: each number, by the column whose mark it ends at."""
+    found = {}
+    for m in re.finditer(r"\d+", line):
+        col, at = divmod(m.end() - 1 - g.left, g.cw)
+        assert at == g.mark_x, (line, m.group())  # a number ends over its column's mark
+        found[int(m.group())] = col + 1
+    return found
+
+
+@pytest.mark.parametrize("n", range(4, 21))
+def test_column_numbers_never_touch_and_each_is_shown(n: int) -> None:
+    for width in (30, 46, 60, 100):
+        g = fit(n, width, 40)
+        top, bottom = ("".join(column_labels(g, side)) for side in "TB")
+        shown = {}
+        for line in (top, bottom):
+            numbers = numbers_at(" " * g.left + line, g)  # a run of digits is one number
+            assert all(number == col for number, col in numbers.items()), line
+            shown.update(numbers)
+        assert sorted(shown) == list(range(1, n + 1))  # on one edge at least
+        if g.cw >= 3 or n < 10:
+            assert top == bottom  # room for every number on both edges
+
+
+async def test_a_twenty_board_at_80_by_24_has_legible_labels() -> None:
+    app = app_for(20)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        board = app.screen.board
+        g = board.geometry()
+        assert (g.cw, g.gap) == (2, 1)
+        await walk_to(pilot, board, ("L", 10))  # a preview: arrows along row 10
+        await pilot.pause()
+        lines = board.render().plain.splitlines()
+        shown = {**numbers_at(lines[0], g), **numbers_at(lines[1 + g.n * g.ch], g)}
+        assert shown == {i: i for i in range(1, 21)}
+        assert "91011" not in lines[0] + lines[1 + g.n * g.ch]
+        right = g.left + g.n * g.cw
+        for r in range(g.n):
+            row = lines[1 + r * g.ch + g.mark_y]
+            assert row[:g.label].strip() == str(r + 1) == row[right + g.gap:].strip()
+            # a blank column between the labels and the grid, even where arrows run
+            assert row[g.label:g.left] == " " * g.gap and row[right:right + g.gap] == " " * g.gap
+        assert "→" in lines[1 + 9 * g.ch + g.mark_y]
 
 
 def test_arrows_follow_the_edges_and_turn_corners() -> None:
@@ -272,8 +323,11 @@ async def test_every_size_fits_80_by_24(n: int) -> None:
         assert g.info or n == 20
         # only boards too tall for the frame and the title row give them up
         assert screen.query_one("#title").display == (n <= 16)
-        # the players panel keeps one 32-character line per side (nothing wraps)
-        assert screen.query_one("#players").content_region.width >= 32
+        # the players panel keeps one line per side, its clock whole (nothing wraps)
+        players = screen.query_one(PlayersPanel)
+        lines = str(players.render()).splitlines()
+        assert len(lines) == 2 and all(line.endswith("00:00") for line in lines)
+        assert all(cell_len(line) <= players.content_size.width for line in lines)
 
 
 async def test_a_game_against_the_ai() -> None:

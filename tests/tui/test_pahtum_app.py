@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from rules import PlayerSpec
 from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen, RulesDialog
@@ -13,6 +15,13 @@ from tui.widgets.boards.pahtum import PahTumBoard
 
 SIZE = (80, 24)
 HUMAN = PlayerSpec.human()
+
+
+@pytest.fixture(autouse=True)
+def own_saves_folder(tmp_path_factory: pytest.TempPathFactory,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Autosaves, setup choices and saves of these tests never reach the user's folder."""
+    monkeypatch.setenv("ARENA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
 
 
 def app_for(players=(HUMAN, HUMAN), blocks: str = "21", seed: int = 4, **kw) -> ArenaApp:

@@ -3,10 +3,19 @@ in progress (no clocks ticking, no AI)."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules import PlayerSpec
 from tui.app import ArenaApp
 
 SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def own_saves_folder(tmp_path_factory: pytest.TempPathFactory,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Autosaves, setup choices and saves of these tests never reach the user's folder."""
+    monkeypatch.setenv("ARENA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
 
 
 def frozen_app(game: str | None = None, **kw) -> ArenaApp:

@@ -1,10 +1,13 @@
-"""Modal dialogs: end of game, file name (save, export), choose a save to load."""
+"""Modal dialogs: end of game, a choice of buttons, file name (save, export), choose a save
+to load. Left and right move between a dialog's buttons."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -12,12 +15,18 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.screens.common import printable
+
+# left/right walk the buttons (an Input or a list keeps its own arrows: they bind first)
+BUTTON_KEYS = [Binding("left", "app.focus_previous", "Previous", show=False),
+               Binding("right", "app.focus_next", "Next", show=False)]
+
 
 class ResultScreen(ModalScreen[str]):
     """The result and why; dismisses with "next" (the match's next game), "new" or "close".
     """
 
-    BINDINGS = [Binding("escape", "dismiss('close')", "Close")]
+    BINDINGS = [Binding("escape", "dismiss('close')", "Close"), *BUTTON_KEYS]
     # Enter takes the next game if there is one, else just closes: a stray Enter after
     # the last move must not throw the finished board away (AUTO_FOCUS, not a query in
     # on_mount, which can race a quick dismiss)
@@ -47,7 +56,7 @@ class ResultScreen(ModalScreen[str]):
 class RulesDialog(ModalScreen[None]):
     """A game's rules in brief, and its keys."""
 
-    BINDINGS = [Binding("escape,question_mark,q", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss(None)", "Close"), *BUTTON_KEYS]
     AUTO_FOCUS = "Button"
 
     def __init__(self, title: str, text: str) -> None:
@@ -67,33 +76,59 @@ class RulesDialog(ModalScreen[None]):
 
 
 class NameDialog(ModalScreen[str | None]):
-    """Ask for a file name in `folder`; dismisses with the name or None."""
+    """Ask for a file name in `folder`; dismisses with the name or None.
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    `check` returns why a name is refused (None: fine); a refused name stays in the
+    dialog with that one line under it, and nothing is written.
+    """
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), *BUTTON_KEYS]
     AUTO_FOCUS = "Input"
 
-    def __init__(self, title: str, folder: Path, default: str, action: str = "Save") -> None:
+    def __init__(self, title: str, folder: Path, default: str, action: str = "Save",
+                 check: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.folder = folder
         self.default = default
         self.action = action
+        self.check = check
 
     def compose(self) -> ComposeResult:
+        from tui.screens.common import short_path
+
         with Vertical(id="dialog"):
             yield Label(self.title_text, id="dialog-title")
-            yield Static(f"in {self.folder}", classes="dim")
+            yield Static(f"in {short_path(self.folder)}", classes="dim")
             yield Input(self.default, id="name")
+            yield Static("", id="name-error")
             with Horizontal(classes="buttons"):
                 yield Button(self.action, variant="primary", id="ok")
                 yield Button("Cancel", id="cancel")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        self._submit(event.value)
+
+    def on_input_changed(self) -> None:
+        self.query_one("#name-error", Static).update("")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        value = self.query_one(Input).value.strip()
-        self.dismiss(value or None if event.button.id == "ok" else None)
+        if event.button.id == "ok":
+            self._submit(self.query_one(Input).value)
+        else:
+            self.dismiss(None)
+
+    def _submit(self, value: str) -> None:
+        name = value.strip()
+        if not name:
+            self.dismiss(None)
+            return
+        problem = self.check(name) if self.check is not None else None
+        if problem:
+            self.query_one("#name-error", Static).update(printable(problem))
+            self.query_one(Input).focus()
+            return
+        self.dismiss(name)
 
 
 class LoadDialog(ModalScreen[Path | None]):
@@ -108,19 +143,23 @@ class LoadDialog(ModalScreen[Path | None]):
         self.saves = saves
 
     def compose(self) -> ComposeResult:
+        from tui.screens.common import short_path
+
         with Vertical(id="dialog", classes="wide"):
             yield Label("Load a game", id="dialog-title")
-            yield Static(f"from {self.folder}", classes="dim")
+            yield Static(f"from {short_path(self.folder)}", classes="dim")
             if self.saves:
-                from saves.store import describe_save
-
-                yield OptionList(*[Option(Text.assemble((p.name, "bold"), "\n  ",
-                                                        (describe_save(p), "dim")), id=str(i))
-                                   for i, p in enumerate(self.saves)], id="saves")
+                yield OptionList(*[self._option(i, p) for i, p in enumerate(self.saves)],
+                                 id="saves")
             else:
                 yield Static("No saves yet.")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
+
+    @staticmethod
+    def _option(index: int, path: Path) -> Option:
+        return Option(Text.assemble((printable(path.name), "bold"), "\n  ",
+                                    (describe(path), "dim")), id=str(index))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.saves[int(event.option.id or 0)])
@@ -129,22 +168,48 @@ class LoadDialog(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-class ConfirmDialog(ModalScreen[bool]):
-    """A yes/no question; dismisses with True for yes."""
+class ChoiceDialog(ModalScreen[str | None]):
+    """A question with a row of buttons; dismisses with the chosen button's id, None for
+    Cancel (or escape). Each choice is (id, label, key): the key chooses it too."""
 
-    BINDINGS = [Binding("escape", "dismiss(False)", "No"), Binding("y", "dismiss(True)", "Yes")]
-    AUTO_FOCUS = "#no"  # a stray Enter must not throw a game away
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), *BUTTON_KEYS]
+    AUTO_FOCUS = "#cancel"  # a stray Enter must not throw a game away
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, title: str, text: str, choices: Sequence[tuple[str, str, str]]) -> None:
         super().__init__()
-        self.question = question
+        self.title_text = title
+        self.text = text
+        self.choices = list(choices)
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label(self.question, id="dialog-title")
+        keys = "  ".join(f"{key} {label.lower()}" for _, label, key in self.choices)
+        with Vertical(id="dialog", classes="wide"):
+            yield Label(self.title_text, id="dialog-title")
+            if self.text:
+                yield Static(self.text, id="result-lines")
             with Horizontal(classes="buttons"):
-                yield Button("Yes", variant="warning", id="yes")
-                yield Button("No", id="no")
+                for index, (choice, label, _key) in enumerate(self.choices):
+                    yield Button(label, id=choice, variant="primary" if index == 0 else "default")
+                yield Button("Cancel", id="cancel")
+            yield Static(f"keys: {keys}  escape cancel; left/right move", classes="dim keys")
+
+    def on_key(self, event: events.Key) -> None:
+        for choice, _label, key in self.choices:
+            if event.key == key:
+                event.stop()
+                self.dismiss(choice)
+                return
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        choice = event.button.id
+        self.dismiss(None if choice == "cancel" else choice)
+
+
+def describe(path: Path) -> str:
+    """The load list's line for one file; whatever is wrong with it, one line saying so."""
+    from saves.store import describe_save
+
+    try:
+        return printable(describe_save(path))
+    except Exception as err:  # noqa: BLE001 - one bad file never breaks the list
+        return printable(f"unreadable: {type(err).__name__}: {err}"[:200])

@@ -8,23 +8,24 @@ Leaving the game (menu, a loaded game of another kind) is a message to the app.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import contextlib
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from rules import MoveError
 from tui.messages import EngineReady, OpenMenu, StartSession
-from tui.screens.dialogs import ConfirmDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
+from tui.screens.common import KeyFooter, SizedScreen, fit, printable, short_path
+from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.services import Services
 from tui.session import AIRequest, Session
 from tui.widgets.boards import board_class
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when AI plays AI
 
 
-class GameScreen(Screen):
+class GameScreen(SizedScreen):
     """Play one session."""
 
     BINDINGS = [
@@ -97,7 +98,8 @@ class GameScreen(Screen):
                 yield EnginePanel(id="engine")
                 yield MovesPanel(id="moves")
         yield Static(id="status")
-        yield Footer(compact=True)
+        yield KeyFooter(compact=True)
+        yield from self.compose_notice()
 
     def on_mount(self) -> None:
         self.query_one("#players").border_title = "players"
@@ -169,19 +171,31 @@ class GameScreen(Screen):
         return True
 
     def status(self, text: str) -> None:
-        self._status = text
-        self._show_status()
+        """One line for the status bar; one too long for it is cut with an ellipsis there
+        and shown whole in a notification."""
+        self._status = printable(text)
+        if self._show_status() and self.is_attached:
+            self.notify(self._status, timeout=8)
 
-    def _show_status(self) -> None:
-        line = Text(self._status)
+    def _show_status(self) -> bool:
+        """Show the status and the board's note; whether the status had to be cut."""
+        status = self.query_one("#status", Static)
+        width = (status.size.width or self.app.size.width) - 2  # the padding
+        line, cut = fit(Text(self._status), width)
         if self._note is not None:
-            line.append("  │  ", style="dim")
-            line.append_text(self._note)
-        self.query_one("#status", Static).update(line)
+            note, _ = fit(self._note, width - line.cell_len - 5)
+            if line.cell_len + 5 + note.cell_len <= width:
+                line.append("  │  ", style="dim")
+                line.append_text(note)
+        status.update(line)
+        return cut
 
     def on_grid_board_note(self, message: GridBoard.Note) -> None:
         self._note = message.text
         self._show_status()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_status)  # the line fits the new width
 
     def _engine_line(self, text: str | None = None) -> None:
         panel = self.query_one(EnginePanel)
@@ -221,9 +235,15 @@ class GameScreen(Screen):
     def _changed(self, text: str) -> None:
         """After any change of position: stop stale work, redraw, then the next turn."""
         self._cancel_search()
-        self._status = text
+        self._status = printable(text)
         self._render_all()
+        self._autosave()
         self._next_turn()
+
+    def _autosave(self) -> None:
+        self.services.autosave(self.session)
+        if (error := self.services.take_write_error()) is not None:
+            self.status(f"Autosave failed: {error}")
 
     def _next_turn(self) -> None:
         s = self.session
@@ -325,6 +345,10 @@ class GameScreen(Screen):
 
     def on_unmount(self) -> None:
         self._cancel_search()
+        name = f"rules-{id(self)}"
+        if self.app.is_screen_installed(name):
+            with contextlib.suppress(ScreenStackError):  # still open: it goes with the app
+                self.app.uninstall_screen(name)
 
     # ----- actions --------------------------------------------------------------------------
     def action_undo(self) -> None:
@@ -335,6 +359,7 @@ class GameScreen(Screen):
             return
         game = self.session.game
         texts = ", ".join(game.move_text(m) for m in undone)
+        self._engine_line()  # the last search was about a position no longer on the board
         self._changed(f"Took back {texts}." if undone else "Play goes on.")
 
     def action_redo(self) -> None:
@@ -344,6 +369,7 @@ class GameScreen(Screen):
         except MoveError as err:
             self.status(f"Cannot redo: {err}")
             return
+        self._engine_line()
         self._changed(f"Replayed {', '.join(game.move_text(m) for m in done)}.")
 
     def action_hint(self) -> None:
@@ -363,34 +389,73 @@ class GameScreen(Screen):
         game = type(self.session.game)
         keys = ("Keys: arrows and Enter (or the mouse) play; u undo, r redo, h hint,\n"
                 "s save, l load, e export, n new game, ctrl+p all commands, ctrl+q quit.")
-        self.app.push_screen(RulesDialog(f"{game.title}: the rules", f"{game.summary}\n\n{keys}"))
+        # made once and kept installed: opening it again skips its compose and styling,
+        # most of a dialog's key-to-screen time while the AI searches (docs/latency.py)
+        name = f"rules-{id(self)}"
+        if not self.app.is_screen_installed(name):
+            self.app.install_screen(
+                RulesDialog(f"{game.title}: the rules", f"{game.summary}\n\n{keys}"), name)
+        self.app.push_screen(name)
 
     def action_pace(self, step: int) -> None:
         self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + step))
         self.status(f"AI vs AI pace: {PACES[self.pace_index]:g} s between moves.")
 
     def action_new_game(self) -> None:
-        game = self.session.game
-        if game.history and not game.is_over:
-            self.app.push_screen(ConfirmDialog("Leave this game for a new one?"),
-                                 lambda yes: self._to_menu() if yes else None)
-        else:
+        """A new game: the same settings again (s), or the menu (m); the question says
+        what becomes of the game on the board."""
+        choices = [("again", "Same settings", "s"), ("menu", "Menu", "m")]
+        if self.session.unsaved and not self.session.in_progress:
+            choices.append(("save", "Save first", "f"))
+        self.app.push_screen(ChoiceDialog("New game", self.leaving_note(), choices),
+                             self._after_new_choice)
+
+    def leaving_note(self) -> str:
+        """What leaving the game on the board does to it, for the questions that leave."""
+        s = self.session
+        if not s.unsaved:
+            return "This game is saved." if s.game.history else ""
+        if s.in_progress:
+            return "This game is kept: Resume on the menu brings it back."
+        return "This finished game is not saved: f saves it first."
+
+    def _after_new_choice(self, choice: str | None) -> None:
+        if choice == "again":
+            self.start_again()
+        elif choice == "menu":
             self._to_menu()
+        elif choice == "save":
+            self.action_save(then=self.action_new_game)
+
+    def start_again(self) -> None:
+        """A new game with the same players, options and clock (a fresh seed)."""
+        try:
+            session = self.session.again()
+        except Exception as err:  # noqa: BLE001 - one line, the game stays
+            self.status(f"Cannot start again: {err}")
+            return
+        self._cancel_search()
+        self.post_message(StartSession(session, "New game, same settings. ? shows the rules."))
 
     def _to_menu(self) -> None:
         self._cancel_search()
         self.post_message(OpenMenu())
 
-    def action_save(self) -> None:
+    def action_save(self, then: Callable[[], object] | None = None) -> None:
+        """Ask for a name and save; `then` runs after a successful save (quit, new game)."""
+        from saves.store import SUFFIX
+
         try:
             folder = self.services.saves_folder()
             default = self.services.default_name(self.session.game.name)
         except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
             self.status(f"Cannot save: {err}")
             return
-        self.app.push_screen(NameDialog("Save the game", folder, default), self._save_to)
+        dialog = NameDialog("Save the game", folder, default,
+                            check=lambda name: self.services.name_problem(name, SUFFIX))
+        self.app.push_screen(dialog, lambda name: self._save_to(name, then))
 
-    def _save_to(self, name: str | None) -> None:
+    def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
         if not name:
             self.status("Save cancelled.")
             return
@@ -399,7 +464,15 @@ class GameScreen(Screen):
         except Exception as err:  # noqa: BLE001
             self.status(f"Save failed: {err}")
             return
-        self.status(f"Saved to {path}.")
+        self.status(f"Saved to {self._shown(path)}.")
+        if then is not None:
+            then()
+
+    def _shown(self, path: Path) -> str:
+        try:
+            return short_path(path, self.services.saves_folder())
+        except OSError:
+            return short_path(path)
 
     def action_load(self) -> None:
         try:
@@ -420,24 +493,28 @@ class GameScreen(Screen):
             return
         if loaded.game.name != self.session.game.name:
             self._cancel_search()
-            self.post_message(StartSession(loaded, f"Loaded {path.name}."))
+            self.post_message(StartSession(loaded, f"Loaded {printable(path.name)}."))
             return
         self.session.replace(loaded)
+        self.session.mark_saved()
         self._show_game()
         if self.session.has_ai:
             self.services.prepare_engine(self.session.game.name)
         self._engine_line()
-        self._changed(f"Loaded {path.name}.")
+        self._changed(f"Loaded {printable(path.name)}.")
 
     def action_export(self) -> None:
+        from saves.store import NATIVE_SUFFIX
+
         try:
             folder = self.services.saves_folder()
-            default = self.services.default_name(self.session.game.name, ".txt")
+            default = self.services.default_name(self.session.game.name, NATIVE_SUFFIX)
         except Exception as err:  # noqa: BLE001
             self.status(f"Cannot export: {err}")
             return
-        self.app.push_screen(NameDialog("Export the position (native format)", folder,
-                                        default, "Export"), self._export_to)
+        self.app.push_screen(NameDialog(
+            "Export the position (native format)", folder, default, "Export",
+            check=lambda name: self.services.name_problem(name, NATIVE_SUFFIX)), self._export_to)
 
     def _export_to(self, name: str | None) -> None:
         if not name:
@@ -448,7 +525,7 @@ class GameScreen(Screen):
         except Exception as err:  # noqa: BLE001
             self.status(f"Export failed: {err}")
             return
-        self.status(f"Exported the position to {path}.")
+        self.status(f"Exported the position to {self._shown(path)}.")
 
     # ----- the end of a game -------------------------------------------------------------------
     def action_result(self) -> None:
@@ -518,4 +595,4 @@ class GameScreen(Screen):
             kind = "Return game" if s.match.length == 2 else f"Game {s.game_number}"
             self._changed(f"{kind}, {self._rotation()} ({who}).")
         elif choice == "new":
-            self._to_menu()
+            self.action_new_game()

@@ -1,4 +1,5 @@
-"""The main menu: every registered game with its title and tagline."""
+"""The main menu: Resume (the last unfinished game, if any), then every registered game with
+its title and tagline."""
 
 from __future__ import annotations
 
@@ -7,19 +8,23 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules import game_names, get_game
 from tui.messages import OpenSetup, StartSession
+from tui.screens.common import KeyFooter, SizedScreen, fit, printable
 from tui.screens.dialogs import LoadDialog
 from tui.services import Services
 from tui.widgets.boards import has_board
 
+RESUME = "resume"  # the option id of the autosaved game (no game is named so)
 
-class MenuScreen(Screen):
-    """Choose a game."""
+
+class MenuScreen(SizedScreen):
+    """Choose a game, or resume the last one."""
+
+    MIN_SIZE = (50, 12)
 
     BINDINGS = [Binding("l", "load", "Load a saved game"),
                 Binding("q", "app.quit", "Quit", show=False)]
@@ -31,6 +36,10 @@ class MenuScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static("Arena · terminal board games", id="title")
         options = []
+        resume = self.services.describe_autosave()
+        if resume is not None:
+            options.append(Option(Text.assemble(("Resume", "bold"), "\n  ",
+                                                (printable(resume), "dim")), id=RESUME))
         for name in game_names():
             cls = get_game(name)
             text = Text(cls.title, style="bold")
@@ -40,14 +49,28 @@ class MenuScreen(Screen):
             options.append(Option(text, id=name, disabled=not has_board(name)))
         yield OptionList(*options, id="games")
         yield Static("Choose a game and press Enter, or l to load a saved game.", id="status")
-        yield Footer()
+        yield KeyFooter()
+        yield from self.compose_notice()
 
     def on_mount(self) -> None:
         self.query_one("#games", OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id:
+        if event.option.id == RESUME:
+            self._resume()
+        elif event.option.id:
             self.post_message(OpenSetup(event.option.id))
+
+    def _resume(self) -> None:
+        try:
+            session = self.services.resume_session()
+        except Exception as err:  # noqa: BLE001 - the menu stays, saying why
+            self._status(f"Cannot resume: {err}")
+            return
+        if session is None:
+            self._status("The game to resume could not be read; it was set aside.")
+            return
+        self.post_message(StartSession(session, "Resumed the last game."))
 
     def action_load(self) -> None:
         try:
@@ -65,7 +88,11 @@ class MenuScreen(Screen):
         except Exception as err:  # noqa: BLE001 - a bad file leaves the menu as it was
             self._status(f"Load failed: {err}")
             return
-        self.post_message(StartSession(session, f"Loaded {path.name}."))
+        self.post_message(StartSession(session, f"Loaded {printable(path.name)}."))
 
     def _status(self, text: str) -> None:
-        self.query_one("#status", Static).update(text)
+        """One line; one too long for it is also shown whole in a notification."""
+        line, cut = fit(Text(printable(text)), self.app.size.width - 2)
+        self.query_one("#status", Static).update(line)
+        if cut:
+            self.notify(printable(text), timeout=8)

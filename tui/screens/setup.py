@@ -1,27 +1,33 @@
 """The new-game screen, made from the game's declaration: who plays each seat, the board
-options, the clock, a seed (for games with a random start), Start."""
+options, the clock, a seed (for games with a random start), Start.
+
+It starts on the last choices made for the game (this run's, else the last run's: the
+services keep them); the seed is never kept, so each game gets a fresh board.
+"""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets.select import InvalidSelectValueError
 
-from rules import LEVELS, PlayerSpec, RulesError, TimeControl, get_game
+from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, get_game
 from tui.messages import OpenMenu, StartSession
+from tui.screens.common import KeyFooter, SizedScreen
 from tui.services import Services
 from tui.session import Session
 
 PLAYER_CHOICES = [("Human", "human")] + [(f"AI ({level})", f"ai:{level}") for level in LEVELS]
-OTHER_SEATS = "ai:medium"  # the first seat is a person's, the others the AI's by default
+OTHER_SEATS = f"ai:{DEFAULT_LEVEL}"  # the first seat is a person's, the others the AI's
 COUNT_OPTION = "players"  # a game with a range of players takes the count as this option
 
 
-class SetupScreen(Screen):
+class SetupScreen(SizedScreen):
     """Set up a new game of `game_name`."""
 
+    MIN_SIZE = (60, 16)  # the fields scroll; narrower, the choices no longer fit
     BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "start", "Start")]
     AUTO_FOCUS = "Select"  # the first field, not the scrolling box around them
 
@@ -71,7 +77,8 @@ class SetupScreen(Screen):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Back", id="back")
         yield Static("Pick the players, the board and the clock, then Start.", id="status")
-        yield Footer()
+        yield KeyFooter()
+        yield from self.compose_notice()
 
     def _default_count(self) -> int:
         for spec in self.cls.option_specs:
@@ -80,7 +87,33 @@ class SetupScreen(Screen):
         return self.counts[0]
 
     def on_mount(self) -> None:
-        self._show_seats(self._default_count())
+        self._recall()
+        self._show_seats(self.player_count)
+
+    def _selects(self) -> list[Select]:
+        return list(self.query(Select))
+
+    def _recall(self) -> None:
+        """Put back the last choices made for this game, each only if still offered."""
+        try:
+            remembered = self.services.setup_choices(self.game_name)
+        except Exception:  # noqa: BLE001 - the defaults, then
+            return
+        for select in self._selects():
+            value = remembered.get(select.id or "")
+            if value is None:
+                continue
+            try:
+                select.value = value
+            except InvalidSelectValueError:
+                pass  # no longer offered (or a hand-edited file): the default stays
+
+    def _remember(self) -> None:
+        choices = {select.id: select.value for select in self._selects() if select.id}
+        try:
+            self.services.remember_setup(self.game_name, choices)
+        except Exception:  # noqa: BLE001 - remembering is a convenience, never a failure
+            pass
 
     @property
     def player_count(self) -> int:
@@ -103,7 +136,7 @@ class SetupScreen(Screen):
             self.action_back()
 
     def on_input_submitted(self) -> None:
-        self.action_start()
+        self.focus_next()  # Enter in a text field moves on; Start (or ctrl+s) starts
 
     def action_back(self) -> None:
         self.post_message(OpenMenu())
@@ -128,4 +161,5 @@ class SetupScreen(Screen):
         except (RulesError, ValueError) as err:
             self.query_one("#status", Static).update(f"Cannot start: {err}")
             return
+        self._remember()
         self.post_message(StartSession(session))

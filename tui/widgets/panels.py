@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -21,19 +22,45 @@ def clock_text(seconds: float) -> str:
     return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
+def clip(text: str, width: int, style: str = "") -> Text:
+    """`text` in `width` cells: padded, or ellipsized when it is longer."""
+    out = Text(text, style=style)
+    out.truncate(max(1, width), overflow="ellipsis", pad=True)
+    return out
+
+
 class PlayersPanel(Static):
     """One line per seat: turn arrow, mark, who, score, clock; then the match so far.
 
     The clock shows the time left under a limited control (counting down), the
-    time used without one.
+    time used without one. Names are never cut short: a name column as wide as
+    the longest name (and the panel) allows, then one line per participant for
+    the match's standing; a name is ellipsized only where the panel is too narrow.
     """
 
+    DEFAULT_CSS = """
+    PlayersPanel { text-wrap: nowrap; text-overflow: ellipsis; }
+    """
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"players-panel--seat-{i}" for i in range(SEATS)}
+    ROW = 16  # a row's columns besides the name and the unit: "▶ X ", " nnn ", "  ", clock
+    NAME = 16  # the name and the unit together take at least this, so rows keep their width
+
+    _session: Session | None = None
+
+    def on_resize(self) -> None:
+        if self._session is not None:
+            self.show(self._session)  # the name column depends on the panel's width
 
     def show(self, session: Session) -> None:
+        self._session = session
         game = session.game
         scores = game.scores()
         unit = type(game).score_unit
+        width = self.content_size.width  # 0 until the panel is laid out: nothing ellipsized
+        labels = [session.label(mark) for mark in range(len(game.marks))]
+        name_w = max(self.NAME - len(unit), *(cell_len(label) for label in labels))
+        if width:
+            name_w = min(name_w, width - self.ROW - len(unit))
         text = Text(no_wrap=True, overflow="ellipsis")
         for mark, name in enumerate(game.marks):
             turn = mark == game.to_move and not game.is_over
@@ -41,9 +68,7 @@ class PlayersPanel(Static):
             seat = self.get_component_rich_style(f"players-panel--seat-{mark % SEATS}",
                                                  partial=True)
             text.append(f"{name} ", style=seat)
-            width = 16 - len(unit)  # the row keeps its width whatever the unit
-            label = session.label(mark)
-            text.append(f"{label[:width]:<{width}}", style="bold" if turn else "")
+            text.append_text(clip(labels[mark], name_w, "bold" if turn else ""))
             said = unit if scores[mark] != 1 else unit.removesuffix("s")  # 1 pt, 1 line
             text.append(f" {scores[mark]:>3} {said:<{len(unit)}}  ")
             left = session.clock_left(mark)
@@ -54,12 +79,27 @@ class PlayersPanel(Static):
             if mark < len(game.marks) - 1:
                 text.append("\n")
         if session.match.results:  # a later game of the match: how it stands so far
-            rule = session.match.rule
-            standing = session.standing()
-            parts = "  ".join(f"{session.label_of(p)[:10]} {rule.number(v)}"
-                              for p, v in enumerate(standing))
-            text.append(f"\nmatch: {parts}", style="dim")
+            text.append("\n")
+            text.append_text(self._standing(session, width))
         self.update(text)
+
+    @staticmethod
+    def _standing(session: Session, width: int) -> Text:
+        """A heading, then a line per participant: the name in full, the standing after it
+        (numbers in a column); a name is ellipsized only where the panel is too narrow."""
+        rule = session.match.rule
+        numbers = [rule.number(value) for value in session.standing()]
+        names = [session.label_of(p) for p in range(len(numbers))]
+        number_w = max(len(number) for number in numbers)
+        name_w = max(cell_len(name) for name in names)
+        if width:
+            name_w = min(name_w, width - 1 - number_w)
+        text = Text("match so far", style="dim")
+        for name, number in zip(names, numbers, strict=True):
+            text.append("\n")
+            text.append_text(clip(name, name_w, "dim"))
+            text.append(f" {number:>{number_w}}", style="dim")
+        return text
 
 
 class EnginePanel(Static):

@@ -13,7 +13,7 @@ ties to moves and to the screen with a few hooks:
   the same value);
 - `describe_result(game)`: the end screen's lines;
 - optionally `HOVER = True` (track the target under the mouse in `hover`),
-  `rows_needed()` and `get_content_width/height` (auto size).
+  `rows_needed()` and `get_content_width/height` (auto size, within `room(...)`).
 
 The screen calls `set_game` for a new/loaded/return game, `refresh_game`
 after each move/undo/redo, `show_hint` with the AI's suggestion, and sets
@@ -30,6 +30,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -39,6 +40,7 @@ from rules import Game
 # The colours live once, in tui/boards.tcss; the app loads it too (CSS_PATH).
 CSS_FILE = Path(__file__).resolve().parents[2] / "boards.tcss"
 SEATS = 8  # seats with a colour of their own
+SIDE_MIN = 34  # the side panel's narrowest players rows (30) inside their frame
 DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
@@ -50,8 +52,8 @@ class GridBoard(Widget, can_focus=True):
         *(f"grid-board--player-{i}" for i in range(SEATS)),
         *(f"grid-board--run-{i}" for i in range(SEATS)),
         *(f"grid-board--{name}" for name in (
-            "empty", "chequer-0", "chequer-1", "blocked", "cursor", "hint", "last", "label",
-            "label-alt", "path", "off", "bad", "good", "warn", "info")),
+            "empty", "chequer-0", "chequer-1", "blocked", "hatch", "cursor", "hint", "last",
+            "label", "path", "off", "bad", "good", "warn", "info")),
     }
     BINDINGS = [
         Binding("up", "step('up')", "Up", show=False),
@@ -108,8 +110,25 @@ class GridBoard(Widget, can_focus=True):
         self.refresh()
 
     def show_hint(self, move: Hashable | None) -> None:
-        """Highlight a suggested move (the cursor goes there), or clear it with None."""
+        """Highlight a suggested move and put the cursor there (each time, even when the
+        same move is suggested again after the cursor left it), or clear it with None."""
         self.hint = move
+        if move is not None and self.game is not None and self.game.is_legal(move):
+            self.hover = None  # the preview follows the cursor, not a mouse left on the board
+            self.cursor = self.target_for(move)
+
+    def room(self, container: Size, viewport: Size) -> Size:
+        """The most space the board may take: up to about 60% of the terminal's width,
+        always leaving the side panel its width, and the height its container gives.
+
+        A width:auto parent asks with a 0x0 container: the height is then guessed as
+        the terminal's less the title, status, footer and a frame.
+        """
+        chrome = self.parent.gutter.width if isinstance(self.parent, Widget) else 0
+        width = min(viewport.width * 3 // 5, viewport.width - SIDE_MIN) - chrome
+        if container.width:
+            width = min(width, container.width)
+        return Size(max(1, width), container.height or viewport.height - 5)
 
     def rows_needed(self) -> int:
         """The fewest rows the board can be drawn in (the screen makes room if it must)."""
@@ -214,10 +233,6 @@ class GridBoard(Widget, can_focus=True):
 
     def on_leave(self) -> None:
         self.hover = None
-
-    def watch_hint(self, hint: Hashable | None) -> None:
-        if hint is not None and self.game is not None and self.game.is_legal(hint):
-            self.cursor = self.target_for(hint)
 
     # reactive attributes redraw by themselves; focus does not
     def on_focus(self) -> None:

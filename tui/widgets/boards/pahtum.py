@@ -1,11 +1,14 @@
 """The Pah-Tum board: a 7x7 grid, rows A-G and columns 1-7.
 
-Every state also reads without colour: `#` blocked, `.` empty, `(X)` the last
-move, `[ ]` the cursor, `<.>` the hint; scoring runs are lit in their owner's
-colour and underlined. The cursor is a cell number, as moves are.
+Every state also reads without colour: `#` blocked (on a hatched chip), `.`
+empty, `(X)` the last move, `[ ]` the cursor, `<.>` the hint; scoring runs are
+lit in their owner's colour and underlined. The cursor is a cell number, as
+moves are. Cells grow with the space the screen gives.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
@@ -15,10 +18,71 @@ from rules import Game
 from rules.pahtum import BLOCK, EMPTY, ROWS, SIZE, PahTum, cell_name
 from tui.widgets.boards.grid import GridBoard
 
-CELL_W = 5  # columns per cell: a space, a 3-character box, a space
 LEFT = 4  # the row label gutter
 TOP = 1  # the column label line
+SCALES = range(8, 1, -1)  # scales tried, largest first; 2 is the 80x24 board
 BOLD = Style(bold=True)
+HATCH = "╱"  # a blocked cell's fill round its glyph (where no cursor brackets it)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Cell size from one scale `k`: a cell is 2k+1 columns by k lines (about square).
+
+    A cell holds a chip of an odd number of lines, a space each side and blank
+    lines round it (one under it for an even k, one above and one under for an
+    odd k; the last row drops those under); the chip's middle line shows the
+    brackets and the glyph. k=2 is 5x2 with a 3x1 chip: the 80x24 board.
+    """
+
+    k: int
+
+    @property
+    def cw(self) -> int:
+        return 2 * self.k + 1
+
+    @property
+    def ch(self) -> int:
+        return self.k
+
+    @property
+    def width(self) -> int:
+        return LEFT + SIZE * self.cw
+
+    @property
+    def height(self) -> int:
+        return TOP + SIZE * self.ch - 1
+
+    @property
+    def chip_w(self) -> int:
+        return self.cw - 2
+
+    @property
+    def chip_y(self) -> int:
+        """The chip's first line in its cell."""
+        return self.k % 2
+
+    @property
+    def chip_h(self) -> int:
+        return self.k - 1 - self.chip_y
+
+    @property
+    def mark_y(self) -> int:
+        """The line of a cell that holds its glyph (the chip's middle)."""
+        return self.chip_y + self.chip_h // 2
+
+
+def fit(width: int, height: int) -> Geometry:
+    """The largest cells that fit `width` x `height` (the smallest when none does).
+
+    A fixed point: `fit(g.width, g.height) == g`, so the size the widget asks for
+    gives back the same geometry when it is rendered.
+    """
+    for k in SCALES:
+        g = Geometry(k)
+        if g.width <= width and g.height <= height:
+            return g
+    return Geometry(SCALES[-1])
 
 
 class PahTumBoard(GridBoard):
@@ -27,17 +91,25 @@ class PahTumBoard(GridBoard):
     def shape(self) -> tuple[int, int]:
         return SIZE, SIZE
 
+    # ----- size --------------------------------------------------------------------
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return LEFT + SIZE * CELL_W
+        room = self.room(container, viewport)
+        return fit(room.width, room.height).width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return TOP + 2 * SIZE - 1
+        return fit(width, self.room(container, viewport).height).height
+
+    def geometry(self) -> Geometry:
+        """The layout for the size the widget has now."""
+        size = self.content_size
+        return fit(size.width, size.height)
 
     # ----- drawing -----------------------------------------------------------------
     def render(self) -> Text:
         game = self.game
+        g = self.geometry()
         text = Text(no_wrap=True)
-        text.append(" " * LEFT + "".join(f"{c + 1:^{CELL_W}}" for c in range(SIZE)) + "\n",
+        text.append(" " * LEFT + "".join(f"{c + 1:^{g.cw}}" for c in range(SIZE)),
                     style="bold")
         if not isinstance(game, PahTum):
             return text
@@ -47,17 +119,21 @@ class PahTumBoard(GridBoard):
                 for cell in cells:
                     run_owner[cell] = seat
         for r in range(SIZE):
-            text.append(f" {ROWS[r]}  ", style="bold")
-            for c in range(SIZE):
-                cell = r * SIZE + c
-                text.append(" ")
-                self._cell(text, game, cell, run_owner.get(cell))
-                text.append(" ")
-            if r < SIZE - 1:
-                text.append("\n\n")
+            for line in range(g.ch if r < SIZE - 1 else g.chip_y + g.chip_h):
+                text.append("\n")
+                if not g.chip_y <= line < g.chip_y + g.chip_h:
+                    continue  # a blank line between two rows of chips
+                text.append(f" {ROWS[r]}  " if line == g.mark_y else " " * LEFT, style="bold")
+                for c in range(SIZE):
+                    cell = r * SIZE + c
+                    text.append(" ")
+                    self._chip(text, g, game, cell, run_owner.get(cell), line == g.mark_y)
+                    text.append(" ")
         return text
 
-    def _cell(self, text: Text, game: PahTum, cell: int, run: int | None) -> None:
+    def _chip(self, text: Text, g: Geometry, game: PahTum, cell: int, run: int | None,
+              middle: bool) -> None:
+        """One line of a cell's chip: brackets at its edges, the glyph in the middle."""
         mark = game.board[cell]
         at_cursor = cell == self.cursor and self.active()
         left, right = " ", " "
@@ -69,8 +145,10 @@ class PahTumBoard(GridBoard):
             left, right = "[", "]"
         empty = self.style("empty")
         seat = self.seat_of(mark)
+        fill, fill_style = " ", None
         if mark == BLOCK:
             style, body = self.style("blocked"), "#"
+            fill, fill_style = HATCH, self.style("blocked") + self.style("hatch")
         elif mark == EMPTY or seat is None:
             hint_bg = Style(bgcolor=self.style("hint").bgcolor)
             style, body = (empty + hint_bg if cell == self.hint else empty), "."
@@ -79,14 +157,24 @@ class PahTumBoard(GridBoard):
             body = mark
         bracket = self.style("cursor") + Style(bgcolor=style.bgcolor) if at_cursor \
             else style + BOLD
+        if mark == BLOCK and not at_cursor:
+            left, right, bracket = fill, fill, fill_style  # hatched from edge to edge
         text.append(left, bracket)
-        text.append(body, style)
+        inner = g.chip_w - 2
+        if middle:
+            side = (inner - 1) // 2
+            text.append(fill * side, fill_style or style)
+            text.append(body, style)
+            text.append(fill * (inner - 1 - side), fill_style or style)
+        else:
+            text.append(fill * inner, fill_style or Style(bgcolor=style.bgcolor))
         text.append(right, bracket)
 
     # ----- input ---------------------------------------------------------------------
     def target_at(self, x: int, y: int) -> int | None:
-        """The cell under a content offset, or None off the grid."""
-        col, row = (x - LEFT) // CELL_W, (y - TOP) // 2
+        """The cell under a content offset (its chip or the space round it), or None."""
+        g = self.geometry()
+        col, row = (x - LEFT) // g.cw, (y - TOP) // g.ch
         if x < LEFT or y < TOP or not (0 <= col < SIZE and 0 <= row < SIZE):
             return None
         return row * SIZE + col

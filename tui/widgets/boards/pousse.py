@@ -6,8 +6,11 @@ columns the row numbers (L and R points). A cursor runs around the frame; the
 line it would push is lit with arrows in the push direction, the marker that
 would fall off is marked `×`, and the line under the board says what the move
 would do (repeat and lose, hand the opponent a straight, win). Cells grow with
-the space the screen gives. Without colour: `X`/`O`/`.` marks, arrows for the
-preview, `×` for the falling marker, `*` for the last move's entry cell.
+the space the screen gives; where cells are too narrow for two-digit column
+numbers to stand apart, a number that would touch its neighbour shows on one
+edge only (odd ones on top, even ones at the bottom). Without colour: `X`/`O`/`.`
+marks, arrows for the preview, `×` for the falling marker, `*` for the last
+move's entry cell.
 """
 
 from __future__ import annotations
@@ -19,14 +22,13 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
-from textual.widget import Widget
 
 from rules import Game, Termination
 from rules.pousse import EMPTY, PMove, Pousse, PushPreview, line_cells
 from tui.widgets.boards.grid import GridBoard
 
-SIDE_MIN = 36  # the side panel's players rows (32) inside their frame
-CW_RANGE = range(9, 1, -1)  # cell widths tried, widest first; 2 fits N=20 in 44 columns
+CW_RANGE = range(9, 1, -1)  # cell widths tried, widest first; 2 fits N=20 in 46 columns
+GAP = 1  # blank columns between the row labels and the grid: marks never touch a label
 CH_RANGE = range(4, 0, -1)  # cell heights tried, tallest first
 
 ARROWS = {"L": "→", "R": "←", "T": "↓", "B": "↑"}
@@ -79,11 +81,7 @@ def fit(n: int, width: int, height: int) -> Geometry:
     for gives back the same geometry when it is rendered.
     """
     label = len(str(n))
-    gap, cw = 0, 2
-    for wide in CW_RANGE:
-        if 2 * (label + 1) + n * wide <= width:
-            gap, cw = 1, wide
-            break
+    cw = next((wide for wide in CW_RANGE if 2 * (label + GAP) + n * wide <= width), 2)
     ch, info = 1, 2 + n + 1 <= height
     for tall in CH_RANGE:
         if 2 + n * tall + 1 <= height:
@@ -91,7 +89,28 @@ def fit(n: int, width: int, height: int) -> Geometry:
             break
     ch = min(ch, (cw + 1) // 2)
     cw = min(cw, 2 * ch + 2)
-    return Geometry(n, label, gap, cw, ch, info)
+    return Geometry(n, label, GAP, cw, ch, info)
+
+
+def column_labels(g: Geometry, side: str) -> list[str]:
+    """Each column's label block (`g.cw` wide) on the T or B edge.
+
+    A number ends at the mark's offset; one that would touch a neighbour's (two
+    digits in a 2-wide cell) shows on one edge only: odd numbers on top, even
+    ones at the bottom, so no two numbers on an edge ever run together.
+    """
+    blocks = []
+    for i in range(1, g.n + 1):
+        digits = str(i)
+        start = max(0, g.mark_x - len(digits) + 1)
+        blocks.append((" " * start + digits).ljust(g.cw)[:g.cw])
+
+    def touch(a: int, b: int) -> bool:  # 0-based neighbours a, b = a + 1
+        return 0 <= a and b < g.n and blocks[a][-1] != " " and blocks[b][0] != " "
+
+    mine = 1 if side == "T" else 0  # the parity of the numbers an edge keeps
+    return [block if (i + 1) % 2 == mine or not (touch(i - 1, i) or touch(i, i + 1))
+            else " " * g.cw for i, block in enumerate(blocks)]
 
 
 def frame_step(move: PMove, key: str, n: int) -> PMove:
@@ -155,14 +174,9 @@ class PousseBoard(GridBoard):
 
     # ----- size --------------------------------------------------------------------
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        # The board box is as wide as its board: up to about 60% of a wide terminal, so
-        # larger terminals get larger cells, always leaving the side panel its width.
-        # (A width:auto parent asks with a 0x0 container: then guess the height from
-        # the terminal less the title, status, footer and a frame.)
-        chrome = self.parent.gutter.width if isinstance(self.parent, Widget) else 0
-        budget = min(viewport.width * 3 // 5, viewport.width - SIDE_MIN) - chrome
-        height = container.height or viewport.height - 5
-        return fit(self._n(), max(container.width, budget), height).width
+        # as wide as the room allows, so larger terminals get larger cells
+        room = self.room(container, viewport)
+        return fit(self._n(), room.width, room.height).width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return fit(self._n(), width, container.height).height
@@ -274,14 +288,8 @@ class PousseBoard(GridBoard):
             text.append(corner, style=self.style("good" if corner.strip() == "++" else "bad"))
         else:
             text.append(corner)
-        for c in range(g.n):
-            digits = str(c + 1)
-            start = max(0, g.mark_x - len(digits) + 1)
-            block = (" " * start + digits).ljust(g.cw)[:g.cw]
-            style = self._label_style((side, c + 1))
-            if g.cw == 2 and c % 2:
-                style = self.style("label-alt") + style  # touching numbers: alternate shades
-            text.append(block, style=style)
+        for c, block in enumerate(column_labels(g, side)):
+            text.append(block, style=self._label_style((side, c + 1)))
         text.append(" " * (g.label + g.gap))
 
     def _flag(self, p: PushPreview) -> str:

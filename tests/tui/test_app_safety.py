@@ -1,0 +1,444 @@
+"""Nothing lost, nothing hidden, through the app at 80x24 (Pilot): the quit prompt, the
+autosave and Resume, a poisoned saves folder, refused names, the status line, the
+small-terminal notice, the setup screen's memory, "same settings again", dialog keys.
+
+Nothing here knows a game's rules: moves come from the board's own cursor model
+(the helpers of test_app.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from test_app import FakeClock, app_for, nearest, play_by_keys, seats, text_of, wait_engine
+from textual.widgets import Button, Input, OptionList, Select
+
+from rules import ClockKind, PlayerSpec, TimeControl, game_names, get_game
+from rules.outcome import Termination
+from saves.store import autosave_path
+from tui.app import ArenaApp, QuitDialog
+from tui.screens.common import TooSmall
+from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog
+from tui.screens.game import GameScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.setup import SetupScreen
+from tui.widgets.panels import EnginePanel
+
+SIZE = (80, 24)
+FIRST = game_names()[0]
+MOVE_30 = TimeControl(ClockKind.MOVE, 30.0)
+ONE_GAME = [n for n in game_names() if get_game(n).match_rule.length == 1]
+MATCHES = [n for n in game_names() if get_game(n).match_rule.length > 1]
+
+
+def end_by_fault(screen: GameScreen) -> None:
+    """End the game on the board as a fault by the first mark would (no rules needed)."""
+    screen.session.game.forfeit(0, Termination.FAULT, "X faulted")
+    screen._changed("X faulted.")
+
+
+@pytest.fixture(autouse=True)
+def own_saves_folder(tmp_path_factory: pytest.TempPathFactory,
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
+
+
+def autosaved(app: ArenaApp, folder: Path) -> dict | None:
+    """The autosave's JSON once every pending write is done (None: there is none)."""
+    assert app.services.writer.flush(5.0)
+    path = autosave_path(folder)
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+# ----- quitting ---------------------
+async def test_ctrl_q_asks_with_a_game_in_progress_and_quits_at_once_without(
+        tmp_path: Path) -> None:
+    app = app_for(FIRST, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitDialog)
+        assert "Resume on the menu brings it back" in text_of(app.screen.query_one(
+            "#result-lines"))
+        assert app.screen.focused is app.screen.query_one("#cancel")  # a stray Enter is safe
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and app.is_running
+        await pilot.press("ctrl+q", "ctrl+q")  # twice: quit anyway (the game is autosaved)
+        await pilot.pause()
+        assert not app.is_running
+    assert autosaved(app, tmp_path) is not None
+
+    fresh = app_for(FIRST, save_dir=tmp_path / "other")
+    async with fresh.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+q")  # no move yet: nothing to lose, no question
+        await pilot.pause()
+        assert not fresh.is_running
+
+
+@pytest.mark.parametrize("name", ONE_GAME)
+async def test_a_finished_unsaved_game_offers_save_and_quit(name: str, tmp_path: Path) -> None:
+    app = app_for(name, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        end_by_fault(screen)
+        await pilot.pause()
+        await pilot.press("escape")  # the end screen
+        await pilot.pause()
+        assert autosaved(app, tmp_path) is None  # a finished game is not to resume
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitDialog)
+        assert "not saved" in text_of(app.screen.query_one("#result-lines"))
+        await pilot.press("s")  # save and quit: the name dialog first
+        await pilot.pause()
+        assert isinstance(app.screen, NameDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.is_running
+    assert len(list(tmp_path.glob("*.arena.json"))) == 1
+
+
+# ----- the autosave and Resume ------------------------------------------------------------------
+async def test_a_move_is_autosaved_and_a_new_app_resumes_it_exactly(tmp_path: Path) -> None:
+    clock = FakeClock()
+    players = seats(FIRST, PlayerSpec.human("Bob"), first=PlayerSpec.human("Ann"))
+    app = app_for(FIRST, players, control=MOVE_30, save_dir=tmp_path, now=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        for _ in range(3):
+            clock.t += 2.5
+            await play_by_keys(pilot, screen.board, nearest(screen.board))
+        doc = autosaved(app, tmp_path)
+        assert doc is not None and len(doc["moves"]) == 3
+        assert not list(tmp_path.glob("*.arena.json"))  # not among the named saves
+        await pilot.press("u")
+        await pilot.pause()
+        assert len(autosaved(app, tmp_path)["moves"]) == 2  # undo is autosaved too
+        history = list(screen.session.game.history)
+        used = [round(screen.session.clock_spent(m), 3) for m in range(2)]
+        await pilot.press("ctrl+q", "q")
+        await pilot.pause()
+
+    again = ArenaApp(save_dir=tmp_path, clocks_running=False, now=clock)
+    async with again.run_test(size=SIZE) as pilot:
+        menu = again.screen
+        assert isinstance(menu, MenuScreen)
+        first = menu.query_one("#games", OptionList).get_option_at_index(0)
+        assert first.id == "resume"
+        assert "Resume" in str(first.prompt) and get_game(FIRST).title in str(first.prompt)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = again.screen
+        assert isinstance(screen, GameScreen)
+        s = screen.session
+        assert s.game.history == history
+        assert [p.name for p in s.participants] == ["Ann", "Bob"]
+        assert s.control == MOVE_30
+        assert [round(u, 3) for u in s.clock.used] == used
+        assert s.unsaved  # resumed is not saved by name: quitting asks again
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(again.screen, QuitDialog)
+
+
+async def test_a_game_that_ends_clears_the_autosave_and_a_named_save_too(
+        tmp_path: Path) -> None:
+    app = app_for(FIRST, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        assert autosaved(app, tmp_path) is not None
+        app.services.save_session(screen.session, "kept")
+        assert autosaved(app, tmp_path) is None  # the named save holds it now
+        assert not screen.session.unsaved
+        await pilot.press("ctrl+q")  # nothing to lose: no question
+        await pilot.pause()
+        assert not app.is_running
+
+
+@pytest.mark.parametrize("name", MATCHES)
+async def test_a_match_with_a_game_to_come_stays_autosaved(name: str, tmp_path: Path) -> None:
+    app = app_for(name, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        end_by_fault(screen)
+        await pilot.pause()
+        assert screen.session.has_next_game
+        assert autosaved(app, tmp_path)["result"] is not None  # game one, over; more to come
+        await pilot.press("escape", "ctrl+q")
+        await pilot.pause()
+        assert "Resume on the menu" in text_of(app.screen.query_one("#result-lines"))
+
+
+# ----- a poisoned saves folder ---------------------
+def poisoned_folder(folder: Path, good: str) -> dict[str, str]:
+    """Files that once crashed the app (name -> text), written next to a good save."""
+    data = json.loads(good)
+    files: dict[str, str] = {}
+
+    def variant(name: str, **changes: object) -> None:
+        files[name] = json.dumps({**data, **changes})
+
+    variant("year-one", saved_at="0001-01-01T00:00:00Z")
+    variant("zone-overflow", saved_at="9999-12-31T23:59:59-23:59")
+    files["digits"] = good.replace('"version": 2', '"version": ' + "9" * 5000)
+    files["deep"] = good.replace('"moves": [', '"moves": ' + "[" * 100_000 + "]" * 100_000
+                                 + ', "x": [', 1)
+    variant("inf-clock", clock={**data["clock"], "used": [1e400, 0]})
+    files["inf-clock"] = files["inf-clock"].replace("Infinity", "1e400")
+    variant("match-list", match={**data["match"], "results": [[1]]})
+    variant("match-dict", match={**data["match"], "results": [{"x": 1}]})
+    variant("match-index", match={**data["match"], "index": 7})
+    files["not-json"] = "{not json"
+    for name, text in files.items():
+        (folder / f"{name}.arena.json").write_text(text)
+    (folder / os.fsdecode(b"bad-\xff-name.arena.json")).write_text("{")
+    return files
+
+
+async def test_a_poisoned_saves_folder_lists_every_file_and_loads_none(tmp_path: Path) -> None:
+    app = app_for(FIRST, seats(FIRST, PlayerSpec.human("Bob"), first=PlayerSpec.human("Ann")),
+                  save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        good = app.services.save_session(screen.session, "good")
+        files = poisoned_folder(tmp_path, good.read_text())
+        good.unlink()
+        before = list(screen.session.game.history)
+        await pilot.press("l")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, LoadDialog)
+        listed = dialog.query_one(OptionList)
+        assert listed.option_count == len(files) + 1
+        lines = [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
+        assert [line for line in lines if "unreadable: " not in line] == []
+        await pilot.press("escape")
+        await pilot.pause()
+        for index in range(listed.option_count):
+            await pilot.press("l")
+            await pilot.pause()
+            await pilot.press(*["down"] * index, "enter")
+            await pilot.pause()
+            assert app.screen is screen
+            assert screen._status.startswith("Load failed: "), screen._status
+            assert "\n" not in screen._status
+            assert screen.session.game.history == before  # the game on screen is untouched
+
+
+async def test_a_player_name_that_is_no_text_loads_and_saves_again(tmp_path: Path) -> None:
+    app = app_for(FIRST, seats(FIRST, PlayerSpec.human("Bob"), first=PlayerSpec.human("Ann")),
+                  save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        good = app.services.save_session(screen.session, "good")
+        good.write_text(good.read_text().replace('"name": "Ann"', '"name": "\\ud800"'))
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen._status.startswith("Loaded "), screen._status
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen._status.startswith("Saved to "), screen._status
+
+
+# ----- names that would leave the folder ---------------------
+@pytest.mark.parametrize("key", ["s", "e"])
+async def test_a_name_with_a_path_is_refused_in_the_dialog(key: str, tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    app = app_for(FIRST, save_dir=folder)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        await pilot.press(key)
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, NameDialog)
+        dialog.query_one(Input).value = "../../escape"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog  # still asking, saying why in one line
+        error = text_of(dialog.query_one("#name-error"))
+        assert "cannot contain" in error and "\n" not in error
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+    written = [p for p in tmp_path.rglob("*") if p.is_file() and "autosave" not in p.parts]
+    assert written == []
+
+
+# ----- the status line ---------------------
+async def test_the_status_line_shortens_paths_and_never_cuts_silently(tmp_path: Path) -> None:
+    app = app_for(FIRST, save_dir=tmp_path / "my saves")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        shown = text_of(screen.query_one("#status"))
+        assert shown.startswith("Exported the position to my saves/")
+        assert shown.rstrip().endswith(".txt.")
+        long = "Load failed: " + "a very long reason " * 10 + "at the end"
+        screen.status(long)
+        await pilot.pause()
+        shown = text_of(screen.query_one("#status"))
+        assert shown.rstrip().endswith("…") and len(shown.rstrip()) <= SIZE[0]
+        assert any(n.message == long for n in app._notifications)  # the whole text
+
+
+# ----- small terminals ---------------------
+async def test_a_small_terminal_says_what_it_needs_and_recovers() -> None:
+    app = app_for(FIRST)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        notice = app.screen.query_one(TooSmall)
+        assert notice.display
+        assert "Arena needs 80x24; this terminal is 60x20" in text_of(notice)
+        await pilot.resize_terminal(90, 26)
+        await pilot.pause()
+        assert not notice.display
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_menu_fits_in_less() -> None:
+    app = ArenaApp(clocks_running=False)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one(TooSmall).display
+
+
+# ----- the setup screen ---------------------
+async def test_setup_remembers_the_last_choices_across_runs(tmp_path: Path) -> None:
+    cls = get_game(FIRST)
+    limited = next(c for c in cls.offered_time_controls() if c.limited)
+    app = ArenaApp(clocks_running=False, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        assert setup.focused is setup.query(Select).first()  # focus on the first field
+        setup.query_one("#clock", Select).value = limited.key()
+        setup.query_one("#player-1", Select).value = "ai:easy"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("n", "m", "enter")  # no move made: straight to the menu
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        assert setup.query_one("#clock", Select).value == limited.key()
+        assert setup.query_one("#player-1", Select).value == "ai:easy"
+    assert app.services.writer.flush(5.0)
+
+    again = ArenaApp(clocks_running=False, save_dir=tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert again.screen.query_one("#clock", Select).value == limited.key()
+        assert again.screen.query_one("#player-1", Select).value == "ai:easy"
+
+
+async def test_enter_in_the_seed_field_moves_on_instead_of_starting() -> None:
+    name = next((n for n in game_names() if get_game(n).random_start), None)
+    if name is None:
+        pytest.skip("no game with a random start")
+    app = ArenaApp(clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["down"] * game_names().index(name), "enter")
+        await pilot.pause()
+        setup = app.screen
+        seed = setup.query_one("#seed", Input)
+        seed.focus()
+        await pilot.press("4", "2", "enter")
+        await pilot.pause()
+        assert app.screen is setup
+        assert setup.focused is setup.query_one("#start", Button)
+        await pilot.press("enter")  # Start
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.session.game.to_native() == get_game(name).new(None, 42).to_native()
+
+
+async def test_a_game_without_random_start_has_no_seed_field() -> None:
+    for index, name in enumerate(game_names()):
+        app = ArenaApp(clocks_running=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press(*["down"] * index, "enter")
+            await pilot.pause()
+            assert bool(app.screen.query("#seed")) == get_game(name).random_start
+
+
+# ----- new game, dialogs ---------------------
+async def test_n_offers_the_same_settings_again() -> None:
+    players = seats(FIRST, PlayerSpec.ai("easy"), first=PlayerSpec.human("Ann"))
+    app = ArenaApp(FIRST, players=players, control=MOVE_30, clocks_running=False,
+                   options={spec.name: spec.default for spec in get_game(FIRST).option_specs})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        old = screen.session
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert dialog.focused is dialog.query_one("#cancel")
+        await pilot.press("left")  # arrows walk the buttons
+        assert dialog.focused is dialog.query_one("#menu")
+        await pilot.press("left")
+        assert dialog.focused is dialog.query_one("#again")
+        await pilot.press("enter")
+        await pilot.pause()
+        new = app.screen
+        assert isinstance(new, GameScreen) and new is not screen
+        s = new.session
+        assert s.participants == old.participants and s.control == MOVE_30
+        assert s.setup_options == old.setup_options
+        assert s.game.history == []
+
+
+@pytest.mark.parametrize("name", ONE_GAME)
+async def test_the_end_screens_new_game_button_asks_first(name: str, tmp_path: Path) -> None:
+    app = app_for(name, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        end_by_fault(screen)
+        await pilot.pause()
+        app.screen.query_one("#new", Button).press()
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        assert "not saved" in text_of(app.screen.query_one("#result-lines"))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and screen.session.game.is_over
+
+
+async def test_undo_clears_the_engine_panels_stale_line() -> None:
+    app = app_for(FIRST)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        await pilot.press("h")
+        await wait_engine(app, pilot, FIRST)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        panel = screen.query_one(EnginePanel)
+        assert "nodes" in text_of(panel)  # the hint's search
+        await pilot.press("u")
+        await pilot.pause()
+        assert "nodes" not in text_of(panel)
+        assert "no AI in this game" in text_of(panel)

@@ -1,0 +1,112 @@
+"""What every screen shares: text that is safe to show, short paths, a status line that
+never cuts a message silently, and the notice shown when the terminal is too small."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+ELLIPSIS = "…"
+
+
+def printable(text: str) -> str:
+    """`text` with what a terminal cannot show (lone surrogates, control characters)
+    replaced, so a damaged file name or save never breaks the screen."""
+    out = []
+    for char in text:
+        if unicodedata.category(char) in ("Cs", "Cc") and char != "\n":
+            out.append("\N{REPLACEMENT CHARACTER}" if unicodedata.category(char) == "Cs"
+                       else f"\\x{ord(char):02x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def short_path(path: Path, saves: Path | None = None) -> str:
+    """A path as the status line shows it: `saves/<name>` in the saves folder (by that
+    folder's own name), `~/...` under the home folder, else whole."""
+    path = Path(path)
+    if saves is not None and path.parent == saves:
+        return printable(f"{saves.name}/{path.name}")
+    try:
+        return printable("~/" + str(path.relative_to(Path.home())))
+    except (ValueError, RuntimeError):  # not under home, or no home at all
+        return printable(str(path))
+
+
+def fit(text: Text, width: int) -> tuple[Text, bool]:
+    """`text` on one line of `width` cells: cut with an ellipsis if longer; whether it was."""
+    line = text.copy()
+    line.plain = line.plain.replace("\n", " ")
+    if width <= 0 or line.cell_len <= width:
+        return line, False
+    line.truncate(max(1, width - 1))
+    line.append(ELLIPSIS)
+    return line, True
+
+
+class TooSmall(Static):
+    """Covers the screen, saying what size it needs, while the terminal is too small."""
+
+
+class SizedScreen(Screen):
+    """A screen that needs `MIN_SIZE` (columns, rows); below it a notice says so instead of
+    rows silently going missing, and the screen comes back as soon as the terminal grows."""
+
+    MIN_SIZE = (80, 24)
+
+    def compose_notice(self) -> ComposeResult:
+        yield TooSmall(id="too-small")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._check_size)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        notices = self.query(TooSmall)
+        if not notices:
+            return
+        notice = notices.first()
+        width, height = self.app.size
+        need_w, need_h = self.MIN_SIZE
+        small = width < need_w or height < need_h
+        if small:
+            notice.update(f"Arena needs {need_w}x{need_h}; this terminal is {width}x{height}.\n"
+                          "Make the window larger to go on (ctrl+q quits).")
+        notice.display = small
+
+    @property
+    def too_small(self) -> bool:
+        width, height = self.app.size
+        return width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
+
+
+class KeyFooter(Footer):
+    """The Footer, rebuilt only when the keys it shows change.
+
+    Textual's Footer rebuilds its keys on every bindings signal, and one comes
+    each time a dialog opens or closes over the screen: about 80 ms of CPU a time
+    on the development machine, the largest part of a dialog's key-to-screen time.
+    """
+
+    _shown: tuple[object, ...] | None = None
+
+    def bindings_changed(self, screen: Screen) -> None:
+        if screen is not self.screen or not screen.is_current:
+            self._bindings_ready = True  # keep what is shown while a dialog is over it
+            return
+        shown = tuple((binding.key, binding.description, binding.key_display, enabled, tip)
+                      for _node, binding, enabled, tip in screen.active_bindings.values()
+                      if binding.show)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        super().bindings_changed(screen)
