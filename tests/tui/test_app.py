@@ -660,3 +660,16 @@ async def test_the_engine_ready_message_reaches_the_screen_once(monkeypatch) -> 
         await wait_engine(app, pilot, name)
         await pilot.pause(0.3)
         assert seen == [name]  # forwarded by the app, and not bubbled back up to it
+
+
+async def test_the_board_follows_the_terminal_when_it_is_resized(game_name: str) -> None:
+    app = app_for(game_name)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        small = app.screen.board.region.width
+        await pilot.resize_terminal(160, 50)
+        await pilot.pause(0.2)
+        large = app.screen.board.region.width
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause(0.2)
+        assert large > small and app.screen.board.region.width == small

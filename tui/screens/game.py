@@ -195,6 +195,8 @@ class GameScreen(SizedScreen):
         self._show_status()
 
     def on_resize(self) -> None:
+        # the board sizes itself from the terminal: lay it out again (it grows and shrinks)
+        self.board.refresh(layout=True)
         self.call_after_refresh(self._show_status)  # the line fits the new width
 
     def _engine_line(self, text: str | None = None) -> None:
