@@ -100,6 +100,9 @@ class ArenaApp(App):
 
     def on_engine_ready(self, message: EngineReady) -> None:
         self.services.settle(message.game_name, message.error)
+        if self.services.cache_notice:  # e.g. a damaged cache was set aside and rebuilt
+            self.notify(f"AI: {self.services.cache_notice}.", timeout=10)
+            self.services.cache_notice = None
         for screen in self.screen_stack:
             screen.post_message(EngineReady(message.game_name, message.error))
 

@@ -92,6 +92,8 @@ class Services:
         self.clocks_running = clocks_running
         self._engines: dict[str, str | None] = {}  # game name -> None (ready) or error text
         self._preparing: set[str] = set()
+        self.cache_notice: str | None = None  # what the kernel cache did, said once
+        self._told: set[str] = set()
         self._stops: set[StopFlag] = set()
         self._stops_lock = threading.Lock()
         self.writer = Writer()
@@ -114,9 +116,7 @@ class Services:
         def prepare() -> None:
             error = None
             try:
-                from ai.engine import get_engine
-
-                get_engine(game_name).warm_up()
+                self._warm_up(game_name)
             except Exception as err:  # noqa: BLE001 - reported in the engine panel
                 error = f"{type(err).__name__}: {err}"
             try:
@@ -125,6 +125,27 @@ class Services:
                 pass  # the app has closed
 
         threading.Thread(target=prepare, name=f"warm-up {game_name}", daemon=True).start()
+
+    def _warm_up(self, game_name: str) -> None:
+        """Compile or load the kernels; a kernel cache that fails under them (a damaged
+        file the start-up check missed, a full disk) is healed once and the warm-up run
+        again. Good kernels are recorded in the cache's manifest."""
+        from ai import numba_cache
+        from ai.engine import get_engine
+
+        engine = get_engine(game_name)
+        try:
+            engine.warm_up()
+        except Exception as err:
+            if not numba_cache.caused_by_cache(err):
+                raise
+            numba_cache.recover(err)
+            engine.warm_up()
+        notice = numba_cache.notice()
+        if notice and notice not in self._told:
+            self._told.add(notice)
+            self.cache_notice = notice
+        numba_cache.seal()
 
     def settle(self, game_name: str, error: str | None) -> None:
         """Record a finished warm-up; the app calls it on the UI thread, then tells the

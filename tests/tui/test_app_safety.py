@@ -442,3 +442,30 @@ async def test_undo_clears_the_engine_panels_stale_line() -> None:
         await pilot.pause()
         assert "nodes" not in text_of(panel)
         assert "no AI in this game" in text_of(panel)
+
+
+def test_the_warm_up_heals_a_cache_that_fails_under_it_and_says_so_once(monkeypatch) -> None:
+    from ai import engine as engine_module
+    from ai import numba_cache
+    from tui.services import Services
+
+    calls = []
+
+    class Flaky:
+        def warm_up(self) -> None:
+            calls.append(1)
+            if len(calls) == 1:
+                raise EOFError("a damaged index")
+
+    said = "the kernel cache was damaged (EOFError): set aside"
+    monkeypatch.setattr(engine_module, "get_engine", lambda name: Flaky())
+    monkeypatch.setattr(numba_cache, "caused_by_cache", lambda err: isinstance(err, EOFError))
+    monkeypatch.setattr(numba_cache, "recover", lambda err: said)
+    monkeypatch.setattr(numba_cache, "notice", lambda: said)
+    monkeypatch.setattr(numba_cache, "seal", lambda only_new=False: None)
+    services = Services(lambda message: None)
+    services._warm_up("pahtum")
+    assert len(calls) == 2 and services.cache_notice == said
+    services.cache_notice = None
+    services._warm_up("pahtum")
+    assert services.cache_notice is None  # said once
