@@ -469,3 +469,19 @@ def test_the_warm_up_heals_a_cache_that_fails_under_it_and_says_so_once(monkeypa
     services.cache_notice = None
     services._warm_up("pahtum")
     assert services.cache_notice is None  # said once
+
+
+async def test_n_after_a_move_offers_to_save_first_and_says_what_resume_keeps() -> None:
+    app = ArenaApp(FIRST, players=seats(FIRST), clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        screen._play(screen.session.game.legal_moves()[0])
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChoiceDialog)
+        assert dialog.query("#save")  # "Save first"
+        assert "until the next game's first move" in screen.leaving_note(new_game=True)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and screen.session.game.history

@@ -407,16 +407,21 @@ class GameScreen(SizedScreen):
         """A new game: the same settings again (s), or the menu (m); the question says
         what becomes of the game on the board."""
         choices = [("again", "Same settings", "s"), ("menu", "Menu", "m")]
-        if self.session.unsaved and not self.session.in_progress:
+        if self.session.unsaved:
             choices.append(("save", "Save first", "f"))
-        self.app.push_screen(ChoiceDialog("New game", self.leaving_note(), choices),
+        self.app.push_screen(ChoiceDialog("New game", self.leaving_note(new_game=True), choices),
                              self._after_new_choice)
 
-    def leaving_note(self) -> str:
-        """What leaving the game on the board does to it, for the questions that leave."""
+    def leaving_note(self, new_game: bool = False) -> str:
+        """What leaving the game on the board does to it, for the questions that leave.
+
+        The autosave holds one game: a new game's first move replaces it."""
         s = self.session
         if not s.unsaved:
             return "This game is saved." if s.game.history else ""
+        if s.in_progress and new_game:
+            return ("This game stays under Resume on the menu until the next game's first "
+                    "move; f saves it by name.")
         if s.in_progress:
             return "This game is kept: Resume on the menu brings it back."
         return "This finished game is not saved: f saves it first."
