@@ -3,12 +3,16 @@
     python -m ai.strength GAME A B [--games N] [--matches N] [--seed S]
                          [--seconds-a F] [--seconds-b F] [--opt name=value ...]
 
-A player is `random`, `greedy` or an engine level (each engine player has its
-own engine, so one side's tables never help the other). A plays one seat, B
-every other one. Games count by their outcome (winners or a draw), matches by
-the game's match rule; the seats rotate each game. Every start is played once
-from each seat; a game without a random start begins with two seeded random
-moves that do not end it, so deterministic engines still meet in varied games.
+A player is `random`, `greedy`, an engine level, or `rev:REV:LEVEL`: a level of
+the game's engine as it was at git revision REV (`ai.revision`), to measure
+today's code against an older one. Each engine player has its own engine, so
+one side's tables never help the other; `--seconds-a/-b` override the level's
+time for both kinds. A plays one seat, B every other one. Games count by their
+outcome (winners or a draw), matches by the game's match rule; the seats rotate
+each game. Every start is played once from each seat; a game without a random
+start begins with two seeded random moves that do not end it, so deterministic
+engines still meet in varied games. Each game prints a line as it ends (its
+moves and seconds, the tally so far); the last lines are A's tally.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai.engine import LEVELS, new_engine
+from ai import revision
+from ai.engine import LEVELS, Engine, new_engine
 from rules import Game, MatchState, Outcome, RulesError, get_game
 from rules.match import mark_of
 
@@ -91,10 +96,44 @@ def engine_player(level: str) -> PlayerFactory:
     return make
 
 
+def revision_player(rev: str, level: str) -> PlayerFactory:
+    """`level` of the game's engine at git revision `rev`, its own instance; `seconds`
+    overrides the old level's time. RevisionError if that engine cannot be loaded."""
+
+    def make(game_name: str, rng: random.Random, seconds: float | None = None) -> Player:
+        engine = revision.new_engine(rev, game_name)
+        engine.budget(level)  # an unknown level fails here, not in the first game
+        return lambda game: engine.choose(game, level, seconds).move
+
+    return make
+
+
 PLAYERS: dict[str, PlayerFactory] = {
     "random": random_player, "greedy": greedy_player,
     **{level: engine_player(level) for level in LEVELS},
 }
+REVISION = "rev:"  # prefix of the `rev:REV:LEVEL` players
+
+
+def player(name: str) -> PlayerFactory:
+    """The factory for a player name; KeyError if it is none."""
+    if name in PLAYERS:
+        return PLAYERS[name]
+    rev, sep, level = name.removeprefix(REVISION).rpartition(":")
+    if name.startswith(REVISION) and sep and rev and level:
+        return revision_player(rev, level)
+    raise KeyError(name)
+
+
+def warm_up_engine(name: str, game_name: str) -> Engine | None:
+    """A small engine of the kind player `name` uses, to compile or load its kernels
+    before the first timed move; None for players without an engine."""
+    if name in LEVELS:
+        return new_engine(game_name, tt_bits=10)
+    if name.startswith(REVISION):
+        return revision.new_engine(name.removeprefix(REVISION).rpartition(":")[0],
+                                   game_name, tt_bits=10)
+    return None
 
 
 # ----- tallies ----------------------------------------------------------------
@@ -108,6 +147,8 @@ class Tally:
     draws: int = 0
     standing: list[float] = field(default_factory=lambda: [0.0, 0.0])
     results: list[tuple[int, Outcome]] = field(default_factory=list)  # (A's seat, outcome)
+    moves: list[int] = field(default_factory=list)  # each single game's length, in moves
+    seconds: list[float] = field(default_factory=list)  # and its time
 
     @property
     def played(self) -> int:
@@ -123,6 +164,15 @@ class Tally:
             self.draws += 1
         self.standing[0] += a
         self.standing[1] += b
+
+    def lengths(self) -> str:
+        """Mean moves and seconds a game (to plan longer runs)."""
+        if not self.moves:
+            return "no games timed"
+        n = len(self.moves)
+        return (f"mean {sum(self.moves) / n:.1f} moves and {sum(self.seconds) / n:.1f} s a "
+                f"game (moves {min(self.moves)}-{max(self.moves)}, "
+                f"{min(self.seconds):.1f}-{max(self.seconds):.1f} s)")
 
     def __str__(self) -> str:
         a, b = self.standing
@@ -180,13 +230,17 @@ def run_games(game_name: str, a: Player, others: Sequence[Player], games: int, s
     for i in range(games):
         game = start_position(cls, options or {}, seed + i // n)
         seat = mark_of(0, i, n)
+        began = time.perf_counter()
         outcome = play_game(game, lineup(a, others, i))
+        seconds = time.perf_counter() - began
         tally.results.append((seat, outcome))
+        tally.moves.append(len(game.history))
+        tally.seconds.append(seconds)
         scores = rule.game_scores(outcome)
         tally.add(game_result(outcome, seat), scores[seat],
                   max(s for p, s in enumerate(scores) if p != seat))
         log(f"game {i + 1}: A as {game.marks[seat]}, {len(game.history)} moves, "
-            f"{outcome.kind.label} ({outcome.reason}) -> {tally}")
+            f"{seconds:.1f} s, {outcome.kind.label} ({outcome.reason}) -> {tally}")
     return tally
 
 
@@ -232,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m ai.strength",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("game")
-    parser.add_argument("a", help=f"player: {', '.join(PLAYERS)}")
+    parser.add_argument("a", help=f"player: {', '.join(PLAYERS)} or rev:REV:LEVEL")
     parser.add_argument("b")
     parser.add_argument("--games", type=int, default=0, help="single games, seats rotating")
     parser.add_argument("--matches", type=int, default=0, help="matches by the game's rule")
@@ -242,20 +296,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--opt", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option, e.g. size=7 (repeatable)")
     args = parser.parse_args(argv)
-    for name in (args.a, args.b):
-        if name not in PLAYERS:
-            parser.error(f"unknown player {name!r}; players: {', '.join(PLAYERS)}")
+    try:
+        make_a, make_b = player(args.a), player(args.b)
+    except KeyError as err:
+        parser.error(f"unknown player {err.args[0]!r}; players: {', '.join(PLAYERS)}, "
+                     "rev:REV:LEVEL")
     try:
         cls = get_game(args.game)
         options = parse_opts(cls, args.opt)
-    except RulesError as err:
+        rng = random.Random(args.seed)
+        a = make_a(cls.name, rng, args.seconds_a)
+        seats = cls.player_count[0]
+        others = [make_b(cls.name, rng, args.seconds_b) for _ in range(seats - 1)]
+        for name in dict.fromkeys((args.a, args.b)):
+            if (engine := warm_up_engine(name, cls.name)) is not None:
+                engine.warm_up()
+    except (RulesError, revision.RevisionError) as err:
         parser.error(str(err))
-    rng = random.Random(args.seed)
-    a = PLAYERS[args.a](cls.name, rng, args.seconds_a)
-    seats = cls.player_count[0]
-    others = [PLAYERS[args.b](cls.name, rng, args.seconds_b) for _ in range(seats - 1)]
-    if args.a in LEVELS or args.b in LEVELS:
-        new_engine(cls.name, tt_bits=10).warm_up()
     began = time.perf_counter()
     shown = "".join(f" {k}={v}" for k, v in options.items())
     print(f"{cls.name}{shown}: {args.a} vs {args.b}", flush=True)
@@ -265,7 +322,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     if args.games:
         tally = run_games(cls.name, a, others, args.games, args.seed, options, log)
-        print(f"{args.a} vs {args.b} over {args.games} games: {tally}")
+        print(f"{args.a} vs {args.b} over {args.games} games, A: {tally}; "
+              f"{tally.lengths()}")
     if args.matches:
         tally = run_matches(cls.name, a, others, args.matches, args.seed, options, log)
         print(f"{args.a} vs {args.b} over {args.matches} matches ({cls.match_rule.title}): "

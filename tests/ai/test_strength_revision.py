@@ -1,0 +1,85 @@
+"""The strength runner's `rev:REV:LEVEL` player: an old revision's engine package,
+loaded under its own name beside today's, plays legal moves; bad names fail clearly."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+from collections.abc import Hashable
+from types import ModuleType
+
+import pytest
+
+from ai import revision
+from ai.strength import main, play_game, player, start_position
+from rules import Game, RulesError
+from rules.pousse import Pousse
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def test_head_package_plays_legal_moves_under_its_own_name() -> None:
+    engine = revision.new_engine("HEAD", "pousse")
+    head = revision.resolve("HEAD")
+    assert len(head) == 40
+    name = revision.package_name(head, "pousse")
+    module = sys.modules[type(engine.adapter).__module__]
+    assert module.__name__.startswith(f"{name}.")
+    # the modules it uses from its own package are the exported copy's, not today's
+    used = [m.__name__ for m in vars(module).values() if isinstance(m, ModuleType)]
+    assert any(u.startswith(f"{name}.") for u in used)
+    assert not any(u.startswith("ai.pousse") for u in used)
+
+    rng = random.Random(4)
+    old = player("rev:HEAD:easy")("pousse", rng, 0.02)
+    played: list[Hashable] = []
+
+    def checked(game: Game) -> Hashable:
+        move = old(game)
+        assert move in game.legal_moves()
+        played.append(move)
+        return move
+
+    game = start_position(Pousse, {"size": 4}, seed=3)
+    outcome = play_game(game, [checked, lambda g: rng.choice(g.legal_moves())])
+    assert outcome is not None and len(played) >= 3
+
+
+def test_rewrite_points_own_imports_at_the_new_name() -> None:
+    source = ("from ai.pousse import kernels as pk\nimport ai.pousse.kernels as k2\n"
+              "from ai.pousse.kernels import make\nfrom ai.engine import Budget\n"
+              "from ai.pousse_extra import x\n")
+    text = revision.rewrite(source, "pousse", "arena_rev_x_pousse")
+    assert text.splitlines() == [
+        "from arena_rev_x_pousse import kernels as pk", "import arena_rev_x_pousse.kernels as k2",
+        "from arena_rev_x_pousse.kernels import make", "from ai.engine import Budget",
+        "from ai.pousse_extra import x"]
+    with pytest.raises(revision.RevisionError, match="cannot be rewritten"):
+        revision.rewrite("from ai import pousse\n", "pousse", "arena_rev_x_pousse")
+    with pytest.raises(revision.RevisionError, match="cannot be rewritten"):
+        revision.rewrite("import ai\nai.pousse.kernels.make()\n", "pousse", "p")
+
+
+def test_bad_revision_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(revision.RevisionError, match="bad revision 'no-such-rev'"):
+        revision.new_engine("no-such-rev", "pousse")
+    with pytest.raises(revision.RevisionError, match="bad revision"):
+        revision.resolve("--all")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["pousse", "rev:no-such-rev:hard", "random", "--games", "1"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith("error: bad revision 'no-such-rev': not a commit of "
+                            f"{revision.REPO}")
+    assert "Traceback" not in "".join(err)
+
+
+def test_unknown_player_names_and_levels() -> None:
+    for name in ("rev:", "rev:HEAD", "rev::hard", "rev:HEAD:", "hardest"):
+        with pytest.raises(KeyError):
+            player(name)
+    with pytest.raises(RulesError, match="unknown level"):
+        player("rev:HEAD:hardest")("pousse", random.Random(1), None)
+    with pytest.raises(SystemExit):
+        main(["pousse", "rev:HEAD", "random", "--games", "1"])
