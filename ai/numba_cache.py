@@ -356,13 +356,14 @@ def _disable_persistent_caches() -> None:
 def is_compiled(game_name: str) -> bool:
     """Whether a game's kernels are already in the cache (else the next use compiles them).
 
-    Numba keeps a module's index files (`kernels.<function>-<line>.py311.nbi`) in a
-    folder named after the source folder and a SHA-1 of its path: `<game>_<sha1>`.
+    Numba keeps a module's index files (`<module>.<function>-<line>.py311.nbi`) in a
+    folder named after the source folder and a SHA-1 of its path: `<game>_<sha1>`; a
+    game's kernels may span several modules of `ai/<game>/`.
     """
     folder = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir())
     source = str(AI_DIR / game_name)
     sub = folder / f"{game_name}_{hashlib.sha1(source.encode()).hexdigest()}"
-    return sub.is_dir() and any(sub.glob("kernels.*.nbi"))
+    return sub.is_dir() and any(sub.glob("*.nbi"))
 
 
 # ----- Numba's view -------------------------------------------------------------------

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
 
 import numpy as np
 
 from ai.adapter import Adapter, Depth
 from ai.engine import Budget
-from ai.pousse import kernels as pk
+from ai.pousse import bitboard as bb
+from ai.pousse import lines as ln
+from ai.pousse import search as ps
+from ai.pousse.common import MAX_N, MAX_PLY, WIN_BOUND, WORDS
 from rules import Game, RulesError
 from rules.pousse import SIDES, Pousse
 
@@ -45,74 +50,69 @@ def index_move(n: int, m: int) -> tuple[str, int]:
     return SIDES[m // n], int(m) % n + 1
 
 
+def engine_of(n: int) -> ModuleType:
+    """The kernel engine for an N x N board: bitboards up to 8x8, line masks above."""
+    return bb if n <= bb.MAX_BB else ln
+
+
+@cache
+def tables(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(geometry, Zobrist tables) of the engine for an N x N board."""
+    engine = engine_of(n)
+    return engine.geometry(n), engine.ZT
+
+
 @dataclass
 class KernelPosition:
-    """A rules game loaded into kernel arrays; the path has room for a full search line."""
+    """A rules game loaded into a kernel stack (root in row 0) and its hash path, which
+    has room for a full search line after the root."""
 
     n: int
     side: int
-    board: np.ndarray
-    lc: np.ndarray
-    st: np.ndarray
-    h: np.uint64
-    cnt: int
+    stack: np.ndarray
     path_h: np.ndarray
-    path_c: np.ndarray
     t: int  # path index of the current configuration
+    irr: int  # first path index with the current marker count
     winner: int
 
     @classmethod
     def load(cls, game: Pousse, window: int | None = None) -> KernelPosition:
         """The game's position, its path holding the last `window` configurations
-        (PATH_WINDOW by default; the whole game when it is no longer)."""
+        (PATH_WINDOW by default; the whole game when it is no longer). With a window the
+        moves before it are played by the rules (undone on a copy) and the winner is the
+        rules' (the whole game's)."""
         n = game.size
-        t = len(game.history)
+        g, zt = tables(n)
         window = PATH_WINDOW if window is None else window
-        if t <= window:
-            moves = np.array([move_index(n, m) for m in game.history], dtype=np.int32)
-            board = np.zeros(n * n, dtype=np.int8)
-            lc = np.zeros((3, 2 * n), dtype=np.int16)
-            st = np.zeros(3, dtype=np.int32)
-            path_h = np.zeros(t + pk.MAX_PLY + 2, dtype=np.uint64)
-            path_c = np.zeros(t + pk.MAX_PLY + 2, dtype=np.int32)
-            winner = pk.replay(board, n, moves, lc, st, pk.ZOBRIST, path_h, path_c)
-            return cls(n, t % 2, board, lc, st, path_h[t], int(path_c[t]), path_h, path_c, t,
-                       int(winner))
-        return cls._load_window(game, window)
-
-    @classmethod
-    def _load_window(cls, game: Pousse, window: int) -> KernelPosition:
-        """The last `window` moves played from the board before them (the rules give
-        it, by undoing them on a copy); the winner is the rules' (the whole game's)."""
-        n = game.size
-        past = game.copy()
-        for _ in range(window):
-            past.undo()
-        board = np.array([CELL_CODES[mark] for mark in past.board], dtype=np.int8)
-        lc = np.zeros((3, 2 * n), dtype=np.int16)
-        st = np.zeros(3, dtype=np.int32)
-        path_h = np.zeros(window + pk.MAX_PLY + 2, dtype=np.uint64)
-        path_c = np.zeros(window + pk.MAX_PLY + 2, dtype=np.int32)
-        h = pk.init_state(board, n, past.to_move, lc, st, pk.ZOBRIST)
-        cnt = int(np.count_nonzero(board))  # the kernels' count: markers on the board
-        path_h[0], path_c[0] = h, cnt
-        side = past.to_move
-        for i, move in enumerate(game.history[-window:], 1):
-            h, _, removed = pk.make(board, n, move_index(n, move), side + 1, lc, st,
-                                    pk.ZOBRIST, h)
-            if removed == 0:  # nothing fell off: one more marker
-                cnt += 1
-            path_h[i], path_c[i] = h, cnt
-            side = 1 - side
-        outcome = game.natural_outcome()
-        winner = outcome.winner if outcome is not None and outcome.winner is not None else -1
-        return cls(n, side, board, lc, st, path_h[window], cnt, path_h, path_c, window,
-                   winner)
+        played = len(game.history)
+        t = min(played, window)
+        if t == played:
+            past = Pousse(size=n)
+        else:
+            past = game.copy()
+            for _ in range(t):
+                past.undo()
+        stack = np.zeros((MAX_PLY + 2, WORDS), dtype=np.uint64)
+        cells = np.array([CELL_CODES[mark] for mark in past.board], dtype=np.int8)
+        engine_of(n).load_s(cells, n, past.to_move, g, stack)
+        moves = np.array([move_index(n, m) for m in game.history[played - t:]], dtype=np.int32)
+        path_h = np.zeros(t + MAX_PLY + 2, dtype=np.uint64)
+        path_irr = np.zeros(t + 1, dtype=np.int64)
+        winner = int(ps.replay(stack, n, past.to_move, g, zt, moves, path_h, path_irr))
+        if t < played:
+            outcome = game.natural_outcome()
+            winner = outcome.winner if outcome is not None and outcome.winner is not None else -1
+        return cls(n, game.to_move, stack, path_h, t, int(path_irr[t]), winner)
 
     def args(self) -> tuple:
-        """The leading kernel arguments shared by perft, classify, search and pv."""
-        return (self.board, self.n, self.side, self.lc, self.st, pk.ZOBRIST, self.h, self.cnt,
-                self.path_h, self.path_c, self.t)
+        """The leading kernel arguments shared by classify, search and pv."""
+        g, zt = tables(self.n)
+        return (self.stack, self.n, self.side, g, zt, self.path_h, self.t, self.irr)
+
+    def perft(self, depth: int) -> list[int]:
+        g, zt = tables(self.n)
+        return [int(c) for c in engine_of(self.n).perft_s(self.stack, self.n, self.side, g, zt,
+                                               self.path_h, self.t, self.irr, depth)]
 
 
 @dataclass
@@ -136,35 +136,29 @@ class PousseAdapter(Adapter):
     def __init__(self, tt_bits: int = TT_BITS, window: int = PATH_WINDOW) -> None:
         self.window = window  # configurations on the kernels' path (PATH_WINDOW)
         size = 1 << tt_bits
-        self.tt_key = np.zeros(size, dtype=np.uint64)
-        self.tt_move = np.zeros(size, dtype=np.int16)
-        self.tt_score = np.zeros(size, dtype=np.int32)
-        self.tt_depth = np.zeros(size, dtype=np.int8)
-        self.tt_flag = np.zeros(size, dtype=np.int8)
-        self.killers = np.full((pk.MAX_PLY, 2), -1, dtype=np.int32)
-        self.hist = np.zeros((2, 4 * pk.MAX_N), dtype=np.int64)
-        self.moves = np.zeros((pk.MAX_PLY, 4 * pk.MAX_N), dtype=np.int32)
-        self.keys = np.zeros((pk.MAX_PLY, 4 * pk.MAX_N), dtype=np.int64)
+        self.tt = np.zeros((size, 2), dtype=np.uint64)  # [key, data] per entry
+        self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int32)
+        self.hist = np.zeros((2, 4 * MAX_N), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY, 4 * MAX_N), dtype=np.int32)
+        self.keys = np.zeros((MAX_PLY, 4 * MAX_N), dtype=np.int64)
+        self.frames = np.zeros((MAX_PLY + 1, ps.FRAME), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
-        for arr in (self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag):
-            arr.fill(0)  # touch the pages now, not in the first search's time
+        self.tt.fill(0)  # touch the pages now, not in the first search's time
         self._tt_size = 0  # board size the TT holds entries for (hashes ignore N)
 
     def _tables(self) -> tuple:
-        return (self.tt_key, self.tt_move, self.tt_score, self.tt_depth, self.tt_flag,
-                self.killers, self.hist, self.moves, self.keys, self.stats)
+        return (self.tt, self.killers, self.hist, self.moves, self.keys, self.frames, self.stats)
 
     # ----- search -------------------------------------------------------------
     def load(self, game: Game) -> Position:
         assert isinstance(game, Pousse)
         kp = KernelPosition.load(game, self.window)
         if self._tt_size != kp.n:
-            self.tt_key[:] = 0
-            self.tt_depth[:] = 0
+            self.tt[:] = 0
             self._tt_size = kp.n
         self.killers[:] = -1
         self.hist[:] = 0
-        codes = pk.classify(*kp.args())
+        codes = ps.classify(*kp.args())
         if kp.t < len(game.history) and not game.is_over:
             # the path is a window: a move repeating an older configuration loses too
             for move in game.legal_moves():
@@ -186,12 +180,12 @@ class PousseAdapter(Adapter):
         return order
 
     def next_depth(self, pos: Position, depth: int, budget: Budget) -> int | None:
-        return depth + 1 if depth < min(budget.max_depth, pk.MAX_PLY - 8) else None
+        return depth + 1 if depth < min(budget.max_depth, MAX_PLY - 8) else None
 
     def search_depth(self, pos: Position, depth: int, stop: np.ndarray,
                      all_scores: bool) -> Depth:
         self.stats[:] = 0
-        best, score = pk.search_root(*pos.kp.args(), depth, pos.order, pos.scores, all_scores,
+        best, score = ps.search_root(*pos.kp.args(), depth, pos.order, pos.scores, all_scores,
                                      *self._tables(), stop)
         nodes = int(self.stats[0])
         if self.stats[1]:
@@ -205,10 +199,10 @@ class PousseAdapter(Adapter):
                      scores={int(m): int(scores[m]) for m in pos.order})
 
     def proven(self, pos: Position, depth: int, score: float) -> bool:
-        return abs(score) > pk.WIN_BOUND
+        return abs(score) > WIN_BOUND
 
     def pv(self, pos: Position, move: int, depth: int) -> list[int]:
-        line = pk.tt_pv(*pos.kp.args(), move, depth, self.tt_key, self.tt_move)
+        line = ps.tt_pv(*pos.kp.args(), move, depth, self.tt)
         return [int(m) for m in line]
 
     def to_move(self, pos: Position, code: int) -> tuple[str, int]:
@@ -220,16 +214,19 @@ class PousseAdapter(Adapter):
         kp = KernelPosition.load(game)
         if depth + kp.t + 2 > kp.path_h.size:
             raise RulesError(f"perft depth {depth} is too deep")
-        return [int(c) for c in pk.perft(*kp.args(), depth)]
+        return kp.perft(depth)
 
     def scratch(self) -> PousseAdapter:
         return PousseAdapter(tt_bits=10)
 
     def warm_up_searches(self) -> list[tuple[Game, Budget]]:
-        game = Pousse.new({"size": 4})
-        game.replay(["L1", "T2"])
-        return [(game, Budget(seconds=5.0, max_depth=2)),
-                (game, Budget(seconds=5.0, max_depth=2, noise=5))]
+        searches: list[tuple[Game, Budget]] = []
+        for size in (4, bb.MAX_BB + 1):  # each engine's kernels: bitboards, then lines
+            game = Pousse.new({"size": size})
+            game.replay(["L1", "T2"])
+            searches += [(game, Budget(seconds=60.0, max_depth=2)),
+                         (game, Budget(seconds=60.0, max_depth=2, noise=5))]
+        return searches
 
     def bench_positions(self) -> list[Game]:
         """Openings of 12 moves at sizes 5, 6, 8 and 12 from fixed seeds (no game ends)."""
