@@ -638,14 +638,15 @@ def bench(
         _out(f"Nodes/second   : {round(total_nodes / total_time) if total_time else 0}")
         endgames, limit = engine.bench_endgames()
         if endgames:
-            solved, slowest = 0, 0.0
+            solved, slowest, spent = 0, 0.0, 0.0
             for start in endgames:
                 result = _in_worker(
                     lambda start=start: engine.search(start, Budget(seconds=limit)))
                 slowest = max(slowest, result.seconds)
+                spent += result.seconds
                 solved += result.exact
-            _out(f"Exact endgames : {solved} of {len(endgames)} solved, slowest "
-                 f"{slowest:.3f} s (limit {limit:g} s)")
+            _out(f"Exact endgames : {solved} of {len(endgames)} solved, mean "
+                 f"{spent / len(endgames):.3f} s, slowest {slowest:.3f} s (limit {limit:g} s)")
     _done_with_kernels()
 
 

@@ -206,8 +206,8 @@ def test_bench_runs_every_position() -> None:
     assert nodes > 0
     assert any(line.startswith("Nodes/second") for line in lines)
     # the endgame check: every position is searched and counted (its speed is a figure)
-    assert re.fullmatch(r"Exact endgames : \d+ of 20 solved, slowest \d+\.\d+ s \(limit 1 s\)",
-                        lines[-1]), lines[-1]
+    assert re.fullmatch(r"Exact endgames : \d+ of 20 solved, mean \d+\.\d+ s, slowest \d+\.\d+ s "
+                        r"\(limit 2 s\)", lines[-1]), lines[-1]
     assert_user_error(run(["bench", "pahtum", "--depth", "0"]), "depth")
 
 
