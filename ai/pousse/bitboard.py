@@ -154,7 +154,7 @@ def start_hash(x, o, side):
 
 
 # ----- perft --------------------------------------------------------------------------
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)  # allocates nothing: no reference counts
 def _perft(x, o, h, side, n, g, zt, path_h, t, irr, ply, depth, counts):
     nm = 4 * n
     if ply == depth - 1:  # the leaves: made with their hash, in a loop

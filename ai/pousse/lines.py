@@ -206,7 +206,7 @@ def unmake_ip(w, m, g, x, o, dx, do):
 
 
 # ----- perft --------------------------------------------------------------------------
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)  # allocates nothing: no reference counts
 def _perft(w, h, s, side, n, g, zt, path_h, t, irr, ply, depth, counts):
     nm = 4 * n
     acc = ZERO
