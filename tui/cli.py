@@ -331,7 +331,7 @@ def _engine(name: str) -> Engine:
     from ai import numba_cache
 
     if not _tell(numba_cache.notice()) and not numba_cache.is_compiled(name):
-        _say(f"compiling the {name} AI kernels: a one-time cost of about 10-30 s, "
+        _say(f"compiling the {name} AI kernels: a one-time cost of about 10-60 s, "
              "cached for later runs")
     from ai.engine import get_engine
 

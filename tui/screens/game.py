@@ -566,8 +566,10 @@ class GameScreen(SizedScreen):
             head = "Draw"
         else:
             who = " and ".join(f"{s.label(w)} ({marks[w]})" for w in outcome.winners)
+            name = s.label(outcome.winner)
+            verb = "win" if name == "You" else "wins"  # "You win", "AI (hard) wins"
             head = f"{who} win" if len(outcome.winners) > 1 else (
-                f"{s.label(outcome.winner)} wins as {marks[outcome.winner]}")
+                f"{name} {verb} as {marks[outcome.winner]}")
         if s.match.length > 1:
             head = f"Game {s.game_number} of {s.match.length}: {head}"
         lines = [head]
