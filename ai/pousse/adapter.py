@@ -136,7 +136,7 @@ class PousseAdapter(Adapter):
     def __init__(self, tt_bits: int = TT_BITS, window: int = PATH_WINDOW) -> None:
         self.window = window  # configurations on the kernels' path (PATH_WINDOW)
         size = 1 << tt_bits
-        self.tt = np.zeros((size, 2), dtype=np.uint64)  # [key, data] per entry
+        self.tt = np.zeros((size // 2, 4), dtype=np.uint64)  # buckets of two [key, data]
         self.killers = np.full((MAX_PLY, 2), -1, dtype=np.int32)
         self.hist = np.zeros((2, 4 * MAX_N), dtype=np.int64)
         self.moves = np.zeros((MAX_PLY, 4 * MAX_N), dtype=np.int32)

@@ -119,7 +119,6 @@ F_ALPHA, F_BETA, F_ALPHA0, F_BEST, F_BEST_M, F_I, F_DEPTH, F_IRR, F_SIDE, F_T, F
 F_M, F_RES, F_NULL, F_STAGE, F_TT_M, F_K0, F_NM = 11, 12, 13, 14, 15, 16, 17
 FRAME = 18
 ENTER, NEXT, RETURN = 0, 1, 2
-SORTED = 8  # the quiet moves picked best-first by history; the rest go in any order
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -155,8 +154,9 @@ def negamax(stack, ply0, side0, n, g, zt, path_h, t0, irr0, depth0, alpha0, beta
             h = stack[ply, 0]
             idx = np.int64(h & np.uint64(tt.shape[0] - 1))
             tt_m = -1
-            if tt[idx, 0] == h:
-                data = np.int64(tt[idx, 1])
+            slot = 0 if tt[idx, 0] == h else (2 if tt[idx, 2] == h else -1)
+            if slot >= 0:
+                data = np.int64(tt[idx, slot + 1])
                 tt_m = (data & 255) - 1
                 if ((data >> 16) & 255) >= depth:
                     s = from_tt(data >> 24, ply)
@@ -357,9 +357,19 @@ def next_move(ply, nm, fr, killers, hist, moves, keys):
             if i >= fr[ply, F_NM]:
                 return -1
             fr[ply, F_I] = i + 1
-            if i >= SORTED:  # past the first few, order hardly matters: skip the scan
-                return np.int64(moves[ply, i])
             return pick_next(i, fr[ply, F_NM], ply, moves, keys)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def tt_store(tt, idx, h, depth, data):
+    """A bucket holds two entries: the deepest search seen (kept unless this one is as
+    deep, or is the same position) and the latest (always replaced)."""
+    if tt[idx, 0] == h or depth >= ((np.int64(tt[idx, 1]) >> 16) & 255):
+        tt[idx, 0] = h
+        tt[idx, 1] = data
+    else:
+        tt[idx, 2] = h
+        tt[idx, 3] = data
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -380,8 +390,8 @@ def store(ply, fr, stack, tt):
     else:
         flag = TT_EXACT
     idx = fr[ply, F_IDX]
-    tt[idx, 0] = stack[ply, 0]
-    tt[idx, 1] = tt_entry(to_tt(best, ply), fr[ply, F_DEPTH], flag, fr[ply, F_BEST_M])
+    tt_store(tt, idx, stack[ply, 0], fr[ply, F_DEPTH],
+             tt_entry(to_tt(best, ply), fr[ply, F_DEPTH], flag, fr[ply, F_BEST_M]))
     return best
 
 
@@ -431,8 +441,7 @@ def search_root(stack, n, side, g, zt, path_h, t, irr, depth, order, scores,
             alpha = score
     h = stack[0, 0]
     idx = np.int64(h & np.uint64(tt.shape[0] - 1))
-    tt[idx, 0] = h
-    tt[idx, 1] = tt_entry(best, depth, TT_EXACT, best_m)
+    tt_store(tt, idx, h, depth, tt_entry(best, depth, TT_EXACT, best_m))
     return best_m, best
 
 
@@ -478,7 +487,10 @@ def tt_pv(stack, n, side, g, zt, path_h, t, irr, first, max_len, tt):
         path_h[t + length] = h
         side = 1 - side
         idx = np.int64(h & np.uint64(tt.shape[0] - 1))
-        m = (np.int64(tt[idx, 1]) & 255) - 1 if tt[idx, 0] == h else -1
+        m = -1
+        for slot in (0, 2):
+            if tt[idx, slot] == h:
+                m = (np.int64(tt[idx, slot + 1]) & 255) - 1
         if m >= 4 * n:
             m = -1
     return pv[:length]
