@@ -113,6 +113,8 @@ class Game(ABC):
     tagline: ClassVar[str] = ""  # one line for the menu
     summary: ClassVar[str] = ""  # the rules in a few lines, for players (RULES.md has them all)
     default_marks: ClassVar[tuple[str, ...]]  # one mark per seat, e.g. ("X", "O")
+    seat_names: ClassVar[tuple[str, ...]] = ()  # how texts name the seats, e.g. ("red",
+    # "blue") where the marks are digits; by default the marks themselves
     player_count: ClassVar[tuple[int, int]] = (2, 2)  # fewest and most players
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     random_start: ClassVar[bool] = False  # whether `new` uses its seed (a seed field shows)
@@ -138,6 +140,10 @@ class Game(ABC):
     def marks(self) -> tuple[str, ...]:
         """The mark of each player, as the board and panels show it."""
         return self.default_marks[: self.players]
+
+    def seat_name(self, seat: int) -> str:
+        """The seat as sentences name it: "X", "red"."""
+        return self.seat_names[seat] if seat < len(self.seat_names) else self.marks[seat]
 
     @classmethod
     def offered_time_controls(cls) -> tuple[TimeControl, ...]:
@@ -180,6 +186,16 @@ class Game(ABC):
     def start_native(self) -> str:
         """The start position (before `history`) in native format."""
 
+    def native_text(self, seconds_left: Sequence[float | None] | None = None) -> str:
+        """The position in native format for an export; games whose format holds the clocks
+        (LOAPS) write `seconds_left` per player (None: no limit) into it."""
+        return self.to_native()
+
+    def start_seconds_left(self) -> tuple[float, ...] | None:
+        """The seconds left per player that the native start position gave (LOAPS's file
+        holds them), or None: a game loaded from it continues with those clocks."""
+        return None
+
     @property
     @abstractmethod
     def options(self) -> dict[str, Any]:
@@ -195,6 +211,22 @@ class Game(ABC):
     @abstractmethod
     def to_move(self) -> int:
         """Index (0 to players - 1) of the player to move."""
+
+    def moves_made(self, player: int) -> int:
+        """The moves `player` has made in this game (a native start may count earlier ones)."""
+        return len(self.history) // self.players
+
+    def moves_left_estimate(self, player: int) -> int:
+        """The moves `player` is likely still to make, for sharing a game clock: the game's
+        estimate less the moves made, never below half of it (a long game must not spend
+        its clock early)."""
+        est = self.moves_estimate
+        return max(1, est // 2, est - self.moves_made(player))
+
+    def panel_lines(self) -> list[str]:
+        """Facts about the position the players panel shows under the players (the move
+        number of a game with a move limit, how close each side is to its goal)."""
+        return []
 
     @abstractmethod
     def legal_moves(self) -> list[Move]:

@@ -17,6 +17,7 @@ import stat
 import tempfile
 import time
 import unicodedata
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -380,10 +381,12 @@ def default_name(
     return name
 
 
-def export_native(game: Game, path: Path | str) -> None:
-    """Write the current position in the game's native format, atomically."""
+def export_native(game: Game, path: Path | str,
+                  seconds_left: Sequence[float | None] | None = None) -> None:
+    """Write the current position in the game's native format, atomically (with the
+    clocks, per player, where the format holds them)."""
     try:
-        atomic_write(path, game.to_native())
+        atomic_write(path, game.native_text(seconds_left))
     except OSError as err:
         raise SaveError(f"could not write {path}: {_os_reason(err)}") from None
 

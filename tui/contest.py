@@ -90,12 +90,6 @@ def run(contest: Contest) -> None:
 # ----- time ------------------------------------------------------------------------
 
 
-def moves_left(cls: type[Game], made: int) -> int:
-    """The engine's remaining moves under a game clock: the game's estimate less the moves
-    made, but never below half of it, so a long game does not spend its clock early."""
-    return max(1, cls.moves_estimate // 2, cls.moves_estimate - made)
-
-
 def process_seconds(contest: Contest, position: Game) -> float | None:
     """Wall-clock seconds this one-move process may take, start-up included (None: the
     game has no contest limit, so the level's own budget applies)."""
@@ -107,19 +101,18 @@ def process_seconds(contest: Contest, position: Game) -> float | None:
     if control.kind is ClockKind.GAME:
         player = position.to_move
         clock = Clock.start(control, position.players)
-        seconds_left = getattr(position, "contest_seconds_left", None)
-        left = seconds_left() if callable(seconds_left) else None
+        left = position.start_seconds_left()
         if left is not None:  # the position says what the mover has left
-            clock.charge(player, control.seconds - left)
-        made = len(position.history) // position.players
-        return clock.ai_seconds(player, math.inf, moves_left(contest.game_class, made))
+            clock.charge(player, control.seconds - left[player])
+        return clock.ai_seconds(player, math.inf, position.moves_left_estimate(player))
     return None
 
 
 def _search(contest: Contest, position: Game) -> Any:
     """Choose the move for a one-move process: what is left of its time after start-up."""
-    if position.is_over:
-        raise ContestError("the game is over: no move to make")
+    outcome = position.outcome
+    if outcome is not None:
+        raise ContestError(f"the game is over ({outcome.reason}): no move to make")
     total = process_seconds(contest, position)
     engine = contest.engine()
     seconds = None if total is None else max(MIN_SEARCH, total - contest.age() - EXIT_MARGIN)
@@ -188,15 +181,18 @@ def read_position_file(path: Path) -> str:
 
 
 def play_file(contest: Contest) -> None:
+    """The position file named by the first argument; without one, the same text on stdin."""
     cls = contest.game_class
-    if not contest.args:
-        raise ContestError(f"{cls.title} reads its position from a file: give its path")
-    path, *rest = contest.args
-    text = read_position_file(Path(path))
+    if contest.args:
+        path, *rest = contest.args
+        text, where = read_position_file(Path(path)), str(path)
+    else:
+        text, rest, where = read_all(contest.stdin), [], "on stdin"
     try:
         position = cls.contest_position(text, rest)
     except RulesError as err:
-        raise ContestError(f"bad {cls.title} position in {path}: {err}") from None
+        where = where if where == "on stdin" else f"in {where}"
+        raise ContestError(f"bad {cls.title} position {where}: {err}") from None
     move = _search(contest, position)
     _write(contest, position.contest_reply(move))
 
@@ -272,7 +268,7 @@ def play_session(contest: Contest) -> None:
             engine = contest.engine()
         player = game.to_move
         extra = start_up if made == 0 else 0.0
-        seconds = _session_seconds(contest, clock, made, player, contest.now() - began + extra)
+        seconds = _session_seconds(contest, clock, game, player, contest.now() - began + extra)
         move = engine.choose(game, contest.level, seconds).move
         reply = game.session_move_text(move)  # the text of the move from this position
         game.play(move)
@@ -281,7 +277,7 @@ def play_session(contest: Contest) -> None:
         made += 1
 
 
-def _session_seconds(contest: Contest, clock: Clock, made: int, player: int,
+def _session_seconds(contest: Contest, clock: Clock, game: Game, player: int,
                      elapsed: float) -> float | None:
     """The engine's time for this reply: `--time` less what the move has used, or the
     clock's share (None without a limit: the level's own budget)."""
@@ -289,7 +285,7 @@ def _session_seconds(contest: Contest, clock: Clock, made: int, player: int,
         return max(MIN_SEARCH, contest.time_limit - elapsed)
     if not clock.control.limited:
         return None
-    return clock.ai_seconds(player, math.inf, moves_left(contest.game_class, made), elapsed)
+    return clock.ai_seconds(player, math.inf, game.moves_left_estimate(player), elapsed)
 
 
 PROTOCOLS: dict[Protocol, Callable[[Contest], None]] = {

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rules import Clock, MatchState, PlayerSpec
+from rules import Clock, ClockKind, MatchState, PlayerSpec
 from tui.messages import EngineReady
 from tui.session import AIRequest, Session
 
@@ -251,7 +251,9 @@ class Services:
         from saves.store import NATIVE_SUFFIX, export_native, path_in
 
         path = path_in(self.saves_folder(), name, NATIVE_SUFFIX)
-        export_native(session.game, path)
+        limited = session.control.kind is ClockKind.GAME
+        left = [session.clock_left(m) if limited else None for m in range(session.players)]
+        export_native(session.game, path, left)
         return path
 
     def load_session(self, path: Path,

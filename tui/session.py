@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Clock, Game, MatchState, MoveError, PlayerSpec, TimeControl, get_game
+from rules import Clock, ClockKind, Game, MatchState, MoveError, PlayerSpec, TimeControl, get_game
 from rules.outcome import Outcome, Termination
 
 
@@ -55,7 +55,7 @@ class Session:
         if self.match.players != n:
             raise ValueError(f"the match is for {self.match.players} players, the game {n}")
         if clock is None:
-            clock = Clock.start(control or type(game).offered_time_controls()[0], n)
+            clock = self._first_clock(game, control)
         elif len(clock.used) != n:
             raise ValueError(f"the clock counts {len(clock.used)} players, the game {n}")
         self.clock = clock
@@ -67,6 +67,17 @@ class Session:
         self.saved_generation: int | None = 0  # when last saved or loaded by name
         self.token = object()  # which game this is, for the autosave (a load brings its own)
         self.setup_options: dict[str, Any] | None = None  # as chosen, before a seed resolved them
+
+    @staticmethod
+    def _first_clock(game: Game, control: TimeControl | None) -> Clock:
+        """The clock of a session without a saved one: `control`, else the clocks a native
+        position gave (under the contest's control), else the game's default control."""
+        left = game.start_seconds_left()
+        contest = type(game).clock
+        if control is None and left is not None and contest.kind is ClockKind.GAME:
+            return Clock(contest, [max(0.0, contest.seconds - s) for s in left])
+        clock = Clock.start(control or type(game).offered_time_controls()[0], game.players)
+        return clock
 
     @classmethod
     def new(cls, game_name: str, participants: Sequence[PlayerSpec],
@@ -168,6 +179,11 @@ class Session:
             self.clock.charge(self.to_move, now - self._since)
         self._since = now
 
+    def hold_clock(self) -> None:
+        """Restart the move timer without charging anyone: the time since the move began was
+        nobody's thinking (the AI to move waits for its kernels to compile)."""
+        self._since = self._now()
+
     def check_time(self) -> bool:
         """End the game if the mover has run out of time; True if it just ended so."""
         game = self.game
@@ -175,7 +191,7 @@ class Session:
             return False
         mover = self.to_move
         self._charge()
-        game.forfeit(mover, Termination.TIME, f"{self.marks[mover]} ran out of time")
+        game.forfeit(mover, Termination.TIME, f"{game.seat_name(mover)} ran out of time")
         self._changed()
         return True
 
@@ -264,7 +280,8 @@ class Session:
         seconds = None
         if self.control.limited:
             seconds = self.clock.ai_seconds(self.to_move, float("inf"),
-                                            type(self.game).moves_estimate, self.elapsed())
+                                            self.game.moves_left_estimate(self.to_move),
+                                            self.elapsed())
         return AIRequest(self.generation, self.game.copy(), level, purpose, seconds)
 
     def is_current(self, request: AIRequest) -> bool:

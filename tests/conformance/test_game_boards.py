@@ -2,7 +2,8 @@
 (and larger, where the board grows); the colours every board shares.
 
 Nothing here knows a game: moves come from `legal_moves()`, the cursor from the
-board's own `step`/`move_for`/`target_at`. The app is not involved (see test_app.py).
+board's own `step`/`move_for`/`choices_for`/`target_at`. The app is not involved (see
+test_app.py).
 """
 
 from __future__ import annotations
@@ -38,12 +39,19 @@ def styled(board: GridBoard) -> str:
 
 
 async def walk_to_legal(pilot, board: GridBoard) -> Hashable:
-    """Arrow keys until the cursor stands on a legal move; that move."""
+    """Arrow keys until the cursor stands on a legal move; that move. On a board whose
+    moves take several choices (`choices_for`), Enter on each of a move's earlier
+    choices first, so that Enter on the last would pick it."""
     game = board.game
     for i in range(400):
         move = board.move_for(board.cursor)
         if game.is_legal(move):
             return move
+        ready = [m for m in game.legal_moves()
+                 if board.choices_for(m)[:-1] == [board.cursor]]
+        if ready and board.move_for(board.choices_for(ready[0])[-1]) != ready[0]:
+            await pilot.press("enter")  # the cursor is on an earlier choice: choose it
+            continue
         await pilot.press("down" if i % 7 == 6 else "right")
     raise AssertionError("the arrow keys never reached a legal move")
 
@@ -81,13 +89,14 @@ async def test_a_click_picks_the_move_under_it(game_name: str, size: tuple[int, 
         await pilot.pause()
         width, height = board.content_size
         spots = [(x, y, board.target_at(x, y)) for y in range(height) for x in range(width)]
-        x, y, target = next((x, y, t) for x, y, t in spots
-                            if t is not None and t != board.cursor
-                            and board.game.is_legal(board.move_for(t)))
+        move = next(m for m in board.game.legal_moves()
+                    if board.choices_for(m)[-1] != board.cursor)
         assert any(t is None for *_, t in spots)  # labels and gaps pick nothing
-        await pilot.click(type(board), offset=(x, y))
+        for choice in board.choices_for(move):  # one click a choice, most boards one
+            x, y = next((x, y) for x, y, t in spots if t == choice)
+            await pilot.click(type(board), offset=(x, y))
         await pilot.pause()
-        assert app.picked == [board.move_for(target)] and board.cursor == target
+        assert app.picked == [move] and board.cursor == board.choices_for(move)[-1]
 
 
 async def test_a_hint_is_marked_and_moves_the_cursor(game_name: str) -> None:

@@ -95,7 +95,7 @@ def test_move_takes_the_only_empty_cell() -> None:
         (SAMPLE_BOARD.replace("-", "Q", 1), "'Q'"),
         ("-------\n" * 7, "0 blocked cells"),
         (SAMPLE_BOARD.replace("-", "O", 1), "X must equal O"),
-        ("+XOXOXO\n" + "XOXOXOX\nOXOXOXO\n" * 3, "the game is over: no move to make"),
+        ("+XOXOXO\n" + "XOXOXOX\nOXOXOXO\n" * 3, "the game is over (board full"),
     ],
 )
 def test_move_refuses_bad_boards(stdin: str, words: str) -> None:

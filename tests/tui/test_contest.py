@@ -47,8 +47,9 @@ class ClockedFilePahTum(FilePahTum):
     clock = TimeControl(ClockKind.GAME, 60.0)
     seconds_left: ClassVar[float | None] = 30.0
 
-    def contest_seconds_left(self) -> float | None:
-        return self.seconds_left
+    def start_seconds_left(self) -> tuple[float, ...] | None:
+        left = self.seconds_left
+        return None if left is None else (left, left)
 
 
 class ClockedFilePousse(FilePousse):
@@ -194,7 +195,7 @@ def test_time_overrides_the_clock_and_a_search_gets_a_minimum() -> None:
         (PahTum, "", (), "bad Pah-Tum position on stdin: empty input"),
         (Pousse, "3\n", (), "bad Pousse position on stdin: "),
         (Pousse, "5\n", ("A",), "takes no argument here, not 'A'"),
-        (PahTum, "+XOXOXO\n" + "XOXOXOX\nOXOXOXO\n" * 3, (), "the game is over: no move to make"),
+        (PahTum, "+XOXOXO\n" + "XOXOXOX\nOXOXOXO\n" * 3, (), "the game is over (board full"),
     ],
 )
 def test_stdin_refusals(cls: type[Game], stdin: str, args: tuple[str, ...], words: str) -> None:
@@ -263,8 +264,15 @@ def long_pousse(plies: int) -> Game:
     return game
 
 
+def test_file_protocol_reads_stdin_without_a_path() -> None:
+    run = play(FilePahTum, SAMPLE_BOARD, script=["A1"])
+    assert run.out.getvalue().startswith("X")  # the new position, as from a file
+    assert refused(FilePahTum, SAMPLE_BOARD.replace("-", "Q", 1)).startswith(
+        "bad Pah-Tum position on stdin: ")
+    assert "no input" in refused(FilePahTum, None)  # type: ignore[arg-type]
+
+
 def test_file_refusals(tmp_path: Path) -> None:
-    assert "give its path" in refused(FilePahTum, SAMPLE_BOARD)
     missing = tmp_path / "nowhere.txt"
     assert refused(FilePahTum, "", [str(missing)]) == f"{missing}: no such file"
     assert refused(FilePahTum, "", [str(tmp_path)]) == f"{tmp_path}: is a folder, not a file"

@@ -124,6 +124,8 @@ class GameScreen(SizedScreen):
         s = self.session
         if s.game.is_over:
             return
+        if s.ai_to_move and not self.services.engine_ready(s.game.name):
+            s.hold_clock()  # compiling is not thinking: the AI's clock waits for its kernels
         if s.check_time():
             self._time_up()
         else:
@@ -142,11 +144,11 @@ class GameScreen(SizedScreen):
             title += f" · game {s.game_number} of {s.match.length}"
         outcome = game.outcome
         if outcome is not None:
-            right = "game over: " + (" and ".join(game.marks[w] for w in outcome.winners)
+            right = "game over: " + (" and ".join(game.seat_name(w) for w in outcome.winners)
                                      + (" wins" if len(outcome.winners) == 1 else " win")
                                      if outcome.winners else "a draw")
         else:
-            right = f"{game.marks[game.to_move]} to move: {s.label(game.to_move)}"
+            right = f"{game.seat_name(game.to_move)} to move: {s.label(game.to_move)}"
         self.title_line = (title, right)
         grid = Table.grid(expand=True, padding=(0, 1))
         grid.add_column(no_wrap=True)
@@ -225,7 +227,7 @@ class GameScreen(SizedScreen):
         if s.check_time():
             self._time_up()
             return
-        mark = s.game.marks[s.game.to_move]
+        mark = s.game.seat_name(s.game.to_move)
         text = s.game.move_text(move)
         try:
             s.play(move)
@@ -272,6 +274,8 @@ class GameScreen(SizedScreen):
             self._engine_line(f"AI unavailable: {message.error}")
             return
         self._engine_line()
+        if self.session.ai_to_move:
+            self.session.hold_clock()  # its clock starts now, with the kernels ready
         if self._hint_for == self.session.generation:
             self.action_hint()
         self._hint_for = None
@@ -337,7 +341,7 @@ class GameScreen(SizedScreen):
     @staticmethod
     def _mover(request: AIRequest) -> str:
         """The mark the search was for (its scores are from that side's view)."""
-        return request.game.marks[request.game.to_move]
+        return request.game.seat_name(request.game.to_move)
 
     def _cancel_search(self) -> None:
         if self._stop is not None:
@@ -561,7 +565,7 @@ class GameScreen(SizedScreen):
         game = s.game
         outcome = game.outcome
         assert outcome is not None
-        marks = game.marks
+        marks = [game.seat_name(m) for m in range(game.players)]
         if outcome.is_draw:
             head = "Draw"
         else:
@@ -579,7 +583,7 @@ class GameScreen(SizedScreen):
         s = self.session
         rule = s.match.rule
         standing = s.standing()
-        first = s.game.marks  # participant p held mark p in the first game
+        first = [s.game.seat_name(m) for m in range(s.players)]  # p held seat p in game 1
         lines = [f"Match result ({rule.title}):"]
         for p, value in enumerate(standing):
             lines.append(f"  {s.label_of(p)} (first {first[p]}): {rule.number(value)}")
@@ -600,7 +604,7 @@ class GameScreen(SizedScreen):
             self._show_game()
             self.board.focus()
             s = self.session
-            who = ", ".join(f"{s.marks[m]}: {s.label(m)}" for m in range(s.players))
+            who = ", ".join(f"{s.game.seat_name(m)}: {s.label(m)}" for m in range(s.players))
             kind = "Return game" if s.match.length == 2 else f"Game {s.game_number}"
             self._changed(f"{kind}, {self._rotation()} ({who}).")
         elif choice == "new":

@@ -53,7 +53,8 @@ class SetupScreen(SizedScreen):
                                                       allow_blank=False, id="player-count",
                                                       compact=True))
                 for seat in range(self.counts[-1]):
-                    yield self._row(f"{cls.default_marks[seat]} plays",
+                    names = cls.seat_names or cls.default_marks
+                    yield self._row(f"{names[seat].capitalize()} plays",
                                     Select(PLAYER_CHOICES,
                                            value="human" if seat == 0 else OTHER_SEATS,
                                            allow_blank=False, id=f"player-{seat}", compact=True),

@@ -78,6 +78,9 @@ class PlayersPanel(Static):
                 text.append(f"{clock_text(left):>5}", style="bold red" if left < LOW_TIME else "")
             if mark < len(game.marks) - 1:
                 text.append("\n")
+        for line in game.panel_lines():  # the game's own facts: move number, groups
+            text.append("\n")
+            text.append_text(clip(line, width or len(line), "dim"))
         if session.match.results:  # a later game of the match: how it stands so far
             text.append("\n")
             text.append_text(self._standing(session, width))
@@ -141,13 +144,14 @@ class MovesPanel(Static):
         texts = game.history_text()
         rounds = []
         # a game may start with any seat to move; rounds count from the first mover
+        w = max(4, *(len(t) for t in texts)) if texts else 4  # LOAPS's "b7 b5" takes 5
         for i in range(0, len(texts), n):
-            moves = " ".join(f"{t:<4}" for t in texts[i:i + n])
+            moves = " ".join(f"{t:<{w}}" for t in texts[i:i + n])
             rounds.append(f"{i // n + 1:>2}. {moves}")
-        width = 3 + 5 * n  # "nn. " and n moves of 4, a space between
+        width = 3 + (w + 1) * n  # "nn. " and n moves of w, a space between
         per_row = max(1, (self.content_size.width + 1) // (width + 1))
         rows = [" ".join(r.ljust(width) for r in rounds[i:i + per_row]).rstrip()
                 for i in range(0, len(rounds), per_row)]
         height = max(1, self.content_size.height)
-        first = game.marks[game.to_move] if not texts else ""
+        first = game.seat_name(game.to_move) if not texts else ""
         self.update("\n".join(rows[-height:]) if rows else f"no moves yet; {first} starts")

@@ -10,7 +10,8 @@ ties to moves and to the screen with a few hooks:
 - `step(cursor, key)`: where an arrow key leads (default: a `shape()` grid of
   cell indexes, wrapping round); `home()`: the cursor's place in a new game;
 - `move_for(target)` / `target_for(move)`: between targets and moves (default:
-  the same value);
+  the same value); `choices_for(move)` when a move takes several choices (a piece,
+  then its destination);
 - `describe_result(game)`: the end screen's lines;
 - optionally `HOVER = True` (track the target under the mouse in `hover`),
   `rows_needed()` and `get_content_width/height` (auto size, within `room(...)`).
@@ -177,6 +178,12 @@ class GridBoard(Widget, can_focus=True):
     def target_for(self, move: Hashable) -> Hashable:
         """The target that picks `move` (where a hint puts the cursor)."""
         return move
+
+    def choices_for(self, move: Hashable) -> list[Hashable]:
+        """The targets chosen in turn (cursor and Enter, or a click each) to pick `move`:
+        `target_for(move)` alone where one choice is a move; a board that chooses a
+        piece, then where it goes, needs both."""
+        return [self.target_for(move)]
 
     @classmethod
     def describe_result(cls, game: Game) -> list[str]:

@@ -1,0 +1,72 @@
+"""`arena move loaps PATH`: the input file (or stdin), the `<from> <to>` reply, the time taken
+from the seconds left in the file, and one-line refusals of bad files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.loaps import Loaps
+from tests.rules.test_loaps import SAMPLES
+from tests.tui.test_cli import assert_user_error, fresh_process, run  # noqa: F401 - a fixture
+from tests.tui.test_contest import AGE, play, refused
+from tui.contest import EXIT_MARGIN
+
+
+def write(tmp_path: Path, text: str, name: str = "input") -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_the_reply_is_one_line_from_and_to(tmp_path: Path) -> None:
+    path = write(tmp_path, SAMPLES[0])
+    result = play(Loaps, "", [path], script=["b7 b5"])
+    assert result.out.getvalue() == "b7 b5\n"
+    from_stdin = play(Loaps, SAMPLES[2], script=["a3 a5"])  # no path: the file on stdin
+    assert from_stdin.out.getvalue() == "a3 a5\n"
+
+
+def test_the_time_comes_from_the_seconds_left_in_the_file(tmp_path: Path) -> None:
+    # blue has 40.7 s, planned over at least 11 of its at most 23 moves left
+    result = play(Loaps, "", [write(tmp_path, SAMPLES[2])])
+    expected = 40.7 / 11 * 0.8 - 0.05 - AGE - EXIT_MARGIN
+    assert result.engine.seconds == [pytest.approx(expected)]
+    assert result.engine.seconds[0] < 40.7  # never more than is left
+    # red at the start: 60 s over a typical game of 30 moves
+    start = play(Loaps, "", [write(tmp_path, SAMPLES[0], "start")])
+    assert start.engine.seconds == [pytest.approx(60 / 30 * 0.8 - 0.05 - AGE - EXIT_MARGIN)]
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("", "empty input"),
+    ("1 1\n1 0 60\n", "expected 10 lines"),
+    (SAMPLES[0].replace(".11.11.", ".11.1x.", 1), "only 1, 2 and ."),
+    (SAMPLES[0].replace("1 1\n", "1 77\n", 1), "1 to 50"),
+    (SAMPLES[0].replace(".......", "..2....", 1), "player 2 has 9 pieces"),
+])
+def test_bad_files_are_refused_in_one_line(tmp_path: Path, text: str, says: str) -> None:
+    path = write(tmp_path, text)
+    message = refused(Loaps, "", [path])
+    assert message.startswith(f"bad LOAPS position in {path}: ") and says in message
+
+
+def test_a_file_with_no_legal_move_is_refused(tmp_path: Path) -> None:
+    walled = ("1 20\n1 0 60\n2 0 60\n12.....\n22.....\n.......\n.......\n.......\n"
+              ".......\n......2\n")
+    assert Loaps.from_native(walled).is_over
+    message = refused(Loaps, "", [write(tmp_path, walled)])
+    assert "game is over" in message and "red has no legal move" in message
+
+
+def test_missing_and_extra_arguments(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    assert refused(Loaps, "", [str(missing)]) == f"{missing}: no such file"
+    assert "takes no argument here" in refused(Loaps, "", [write(tmp_path, SAMPLES[0]), "X"])
+
+
+def test_the_cli_refuses_bad_files_with_exit_code_2(tmp_path: Path) -> None:
+    bad = write(tmp_path, SAMPLES[1].replace("1  4  5.34", "1  4  soon"))
+    assert_user_error(run(["move", "loaps", bad]), "bad LOAPS position", "seconds")
+    assert_user_error(run(["move", "loaps"], "1 1\n"), "on stdin", "expected 10 lines")

@@ -1,0 +1,429 @@
+"""The LOAPS board: 7x7 in chess notation, files a-g under (and over) it, ranks 1-7 beside it.
+
+A move is chosen in two steps: a piece (Enter, Space or a click), then one of its
+lit destinations. Every state also reads without colour: `1`/`2` the pieces,
+`7`/`3` an empty bonus square's points, `.` another empty square, `[ ]` the
+cursor, `{ }` the chosen piece, `> <` its destinations, `< >` the hint, `( )`
+the last move's from and to squares (`x x` on the to square when it captured).
+Under the board, when there is room, a few lines say what the choice would do
+or why it is refused; without room that line goes to the screen's status line.
+Cells grow with the space the screen gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+
+from rules import Game, Outcome
+from rules.loaps import BONUS, EMPTY, FILES, MARKS, NAMES, SIZE, LMove, Loaps, square_name
+from tui.widgets.boards.grid import GridBoard
+
+LEFT = 3  # the rank label gutter: " 7 "
+RIGHT = 2  # the right rank labels: " 7"
+SCALES = range(8, 1, -1)  # scales tried, largest first; 2 is the 80x24 board
+INFO = 3  # lines under the board for the choice's verdict (a reason may take two)
+BOLD = Style(bold=True)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The layout from one scale `k` (a cell is 2k+1 columns by k lines, about square),
+    which labels are drawn and how many info lines follow the board.
+
+    As on the Pah-Tum board, a cell holds a chip of 2k-1 columns and an odd number
+    of lines with blank lines round it (the last row drops those under it); the
+    chip's middle line has the brackets and the glyph.
+    """
+
+    k: int
+    right: bool  # rank labels on the right as well as the left
+    top: bool  # file labels over the board as well as under it
+    info: int  # lines under the board (0: its lines go to the status line)
+
+    @property
+    def cw(self) -> int:
+        return 2 * self.k + 1
+
+    @property
+    def ch(self) -> int:
+        return self.k
+
+    @property
+    def grid_y(self) -> int:
+        """The first line of the grid."""
+        return int(self.top)
+
+    @property
+    def grid_h(self) -> int:
+        return SIZE * self.ch - 1
+
+    @property
+    def width(self) -> int:
+        return LEFT + SIZE * self.cw + (RIGHT if self.right else 0)
+
+    @property
+    def height(self) -> int:
+        return self.grid_y + self.grid_h + 1 + self.info
+
+    @property
+    def chip_w(self) -> int:
+        return self.cw - 2
+
+    @property
+    def chip_y(self) -> int:
+        """The chip's first line in its cell."""
+        return self.k % 2
+
+    @property
+    def chip_h(self) -> int:
+        return self.k - 1 - self.chip_y
+
+    @property
+    def mark_y(self) -> int:
+        """The line of a cell that holds its glyph (the chip's middle)."""
+        return self.chip_y + self.chip_h // 2
+
+
+def layouts() -> list[Geometry]:
+    """Every layout, best first: the largest cells, then the most labels; the smallest
+    one last without its info lines."""
+    out = [Geometry(k, right, top, INFO) for k in SCALES
+           for right, top in ((True, True), (False, True), (False, False))]
+    return [*out, Geometry(SCALES[-1], False, False, 0)]
+
+
+LAYOUTS = layouts()
+
+
+def fit(width: int, height: int) -> Geometry:
+    """The best layout that fits `width` x `height` (the smallest when none does).
+
+    A fixed point: `fit(g.width, g.height) == g`, since a better layout that fit
+    g's size would have fit the room g was chosen for.
+    """
+    return next((g for g in LAYOUTS if g.width <= width and g.height <= height), LAYOUTS[-1])
+
+
+def points_text(game: Loaps) -> str:
+    """Both sides' points: "red 23 points, blue 15"."""
+    red, blue = game.points
+    return f"{NAMES[0]} {red} point{'s' * (red != 1)}, {NAMES[1]} {blue}"
+
+
+def preview(game: Loaps, move: LMove) -> tuple[str, Outcome | None]:
+    """What a legal move scores, "b7 d4: capture +1, d4 +7 = +8", with the end it brings
+    (also named in the line)."""
+    _frm, to = move
+    mover = game.to_move
+    twin = game.copy()
+    twin.play(move)
+    parts = []
+    if game.board[to] != EMPTY:
+        parts.append("capture +1")
+    if to in BONUS:
+        parts.append(f"{square_name(to)} +{BONUS[to]}")
+    gain = twin.points[mover] - game.points[mover]
+    if gain > (game.board[to] != EMPTY) + BONUS.get(to, 0):
+        parts.append("connects +12")
+    line = f"{game.move_text(move)}: " + (", ".join(parts) or "no points")
+    line += f" = +{gain}" if len(parts) > 1 else ""
+    if twin.outcome is not None:
+        line += f"; ends the game: {twin.outcome.reason}"
+    return line, twin.outcome
+
+
+class LoapsBoard(GridBoard):
+    """The board widget for LOAPS: choose a piece, then where it goes."""
+
+    BINDINGS: ClassVar = [
+        Binding("enter,space", "play", "Choose", show=False),
+        Binding("escape", "cancel", "Cancel", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.selected: int | None = None  # the chosen piece's square
+        self.refusal: str | None = None  # why the last choice was refused, until the next
+
+    def shape(self) -> tuple[int, int]:
+        return SIZE, SIZE
+
+    # ----- the choice --------------------------------------------------------------------
+    @property
+    def targets(self) -> frozenset[int]:
+        """The chosen piece's destinations (lit on the board)."""
+        if self.selected is None or not isinstance(self.game, Loaps):
+            return frozenset()
+        return frozenset(self.game.destinations(self.selected))
+
+    def _set_choice(self, selected: int | None, refusal: str | None = None) -> None:
+        self.selected, self.refusal = selected, refusal
+        self.refresh()
+
+    def on_new_game(self) -> None:
+        super().on_new_game()
+        self._set_choice(None)
+
+    def refresh_game(self) -> None:
+        self.selected, self.refusal = None, None  # a move, undo or redo: choose afresh
+        super().refresh_game()
+
+    def choose(self, sq: int) -> None:
+        """The user chose square `sq`: a piece to move, its destination, or a refusal."""
+        game = self.game
+        if self.locked or not isinstance(game, Loaps) or game.is_over:
+            return
+        mover, mark = NAMES[game.to_move], MARKS[game.to_move]
+        name = square_name(sq)
+        if sq == self.selected:
+            self._set_choice(None)  # choosing it again puts it back
+        elif game.board[sq] == mark:
+            if game.destinations(sq):
+                self._set_choice(sq)
+            else:
+                self._set_choice(self.selected, f"{name} has no legal move: choose another "
+                                                "piece")
+        elif self.selected is None:
+            whose = "empty" if game.board[sq] == EMPTY else f"{NAMES[1 - game.to_move]}'s piece"
+            self._set_choice(None, f"{name} is {whose}: choose one of {mover}'s pieces ({mark})")
+        elif sq in self.targets:
+            self.pick((self.selected, sq))
+        else:
+            self._set_choice(self.selected, game.problem((self.selected, sq)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":  # otherwise Esc goes on to the screen, as on other boards
+            return self.selected is not None
+        return True
+
+    def action_cancel(self) -> None:
+        self._set_choice(None)
+
+    def action_play(self) -> None:
+        self.choose(self.cursor)  # type: ignore[arg-type]
+
+    def action_step(self, key: str) -> None:
+        self.refusal = None
+        super().action_step(key)
+
+    def on_click(self, event: events.Click) -> None:
+        event.prevent_default()  # not the base's click, which picks a move at once
+        target = self._target(event)
+        if target is not None and not self.locked:
+            self.cursor = target
+            self.choose(target)  # type: ignore[arg-type]
+
+    def move_for(self, target: Hashable) -> Hashable:
+        """The move choosing `target` makes now: from the chosen piece (None without one)."""
+        return None if self.selected is None else (self.selected, target)
+
+    def target_for(self, move: Hashable) -> Hashable:
+        return move[1]  # type: ignore[index]
+
+    def choices_for(self, move: Hashable) -> list[Hashable]:
+        return [move[0], move[1]]  # type: ignore[index]
+
+    def show_hint(self, move: Hashable | None) -> None:
+        """Mark the hint's two squares and leave the board so that Enter plays it: its
+        piece chosen, the cursor on its destination."""
+        if move is not None and self.game is not None and self.game.is_legal(move):
+            self._set_choice(move[0])  # type: ignore[index]
+        super().show_hint(move)
+
+    # ----- size --------------------------------------------------------------------
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        room = self.room(container, viewport)
+        return fit(room.width, room.height).width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return fit(width, self.room(container, viewport).height).height
+
+    def geometry(self) -> Geometry:
+        """The layout for the size the widget has now."""
+        size = self.content_size
+        return fit(size.width, size.height)
+
+    # ----- the lines under the board ---------------------------------------------------
+    def info_text(self) -> Text:
+        """What the choice would do, why it was refused, or whose turn it is."""
+        game = self.game
+        if not isinstance(game, Loaps):
+            return Text()
+        if game.outcome is not None:
+            return Text(f"{game.outcome.reason}. {points_text(game)}.", style=BOLD)
+        if self.refusal is not None:
+            return Text(self.refusal, style=self.style("bad"))
+        mover, mark = NAMES[game.to_move], MARKS[game.to_move]
+        if self.locked:
+            return Text(f"{mover} ({mark}) to move (waiting)", style="dim")
+        if self.selected is not None:
+            targets = self.targets
+            if self.cursor in targets and self.active():
+                move = (self.selected, self.cursor)
+                line, end = preview(game, move)  # type: ignore[arg-type]
+                if move == self.hint:
+                    line = "hint " + line
+                verdict = "info" if end is None else (
+                    "good" if end.winners == (game.to_move,) else "warn")
+                return Text(line, style=self.style(verdict))
+            count = len(targets)
+            return Text(f"{square_name(self.selected)} chosen: {count} square"
+                        f"{'s' * (count != 1)} lit. Enter on one moves there, Esc cancels.",
+                        style=self.style("info"))
+        text = Text(f"{mover} ({mark}) to move: choose a piece.", style=self.style("info"))
+        last = self.last_move()
+        if last is not None:
+            frm, to = last  # type: ignore[misc]
+            who = NAMES[1 - game.to_move]
+            took = f", taking a {mover} piece" if game.captured_last() else ""
+            gain = int(game.captured_last()) + BONUS.get(to, 0)  # a connection ends the game
+            text.append(f" Last: {who} {square_name(frm)} {square_name(to)}{took}"
+                        + (f" (+{gain})" if gain else "") + ".", style="dim")
+        return text
+
+    # ----- drawing -----------------------------------------------------------------
+    def render(self) -> Text:
+        game = self.game
+        g = self.geometry()
+        text = Text(no_wrap=True, overflow="crop")
+        if not isinstance(game, Loaps):
+            return text
+        self.note(None if g.info else self.info_text())
+        targets = self.targets
+        focus = self.cursor if self.active() else None
+        fcol, frow = divmod(focus, SIZE)[::-1] if isinstance(focus, int) else (None, None)
+        if g.top:
+            self._files(text, g, fcol)
+            text.append("\n")
+        for r in range(SIZE):
+            for line in range(g.ch if r < SIZE - 1 else g.chip_y + g.chip_h):
+                if r or line:
+                    text.append("\n")
+                middle = line == g.mark_y
+                rank = str(SIZE - r) if middle else " "
+                label = self.style("cursor") if r == frow else self.style("label")
+                text.append(f" {rank} ", style=label)
+                in_chip = g.chip_y <= line < g.chip_y + g.chip_h
+                for c in range(SIZE):
+                    text.append(" ")
+                    if in_chip:
+                        self._chip(text, g, game, r * SIZE + c, middle, targets)
+                    else:
+                        text.append(" " * g.chip_w)
+                    text.append(" ")
+                if g.right:
+                    text.append(f" {rank}", style=label)
+        text.append("\n")
+        self._files(text, g, fcol)
+        if g.info:
+            lines = self.info_text().wrap(self.app.console, g.width - 1, no_wrap=False)
+            if len(lines) > g.info:
+                lines = lines[:g.info]
+                lines[-1].truncate(g.width - 2)
+                lines[-1].append("…")
+            for line in lines:
+                text.append("\n ")
+                text.append_text(line)
+            text.append("\n " * (g.info - len(lines)))  # the height stays the layout's
+        return text
+
+    def _files(self, text: Text, g: Geometry, focus_col: int | None) -> None:
+        text.append(" " * LEFT)
+        for c, name in enumerate(FILES[:SIZE]):
+            style = self.style("cursor") if c == focus_col else self.style("label")
+            text.append(f"{name:^{g.cw}}", style=style)
+        if g.right:
+            text.append(" " * RIGHT)
+
+    def _chip(self, text: Text, g: Geometry, game: Loaps, sq: int, middle: bool,
+              targets: frozenset[int]) -> None:
+        """One line of a square's chip: brackets at its edges, the glyph in the middle."""
+        mark = game.board[sq]
+        seat = self.seat_of(mark)
+        empty = self.style("empty")
+        last = self.last_move()
+        bg = empty.bgcolor
+        # the glyph: a piece, a bonus square's points, or a dot
+        if seat is not None:
+            body, style = mark, self.seat_style(seat)
+        elif sq in BONUS:
+            body, style = str(BONUS[sq]), self.style("label")
+        else:
+            body, style = ".", Style(color=empty.color)
+        # the brackets and the chip's shade: each state below wins over those above it
+        left = right = " "
+        bracket = BOLD
+        hint = self.hint if isinstance(self.hint, tuple) else ()
+        if isinstance(last, tuple) and sq in last:
+            left, right = "(", ")"
+            bracket = self.seat_style(1 - game.to_move) + self.style("last")  # its mover
+            if sq == last[1] and game.captured_last():
+                left = right = "x"
+                bracket = self.style("off")
+        if sq in hint:
+            left, right, bracket = "<", ">", BOLD
+        if sq in targets:
+            left, right, bracket = ">", "<", self.style("path")
+            bg = (self.style("off") if seat is not None else self.style("path")).bgcolor
+        if sq == self.selected and seat is not None:
+            left, right, bracket = "{", "}", self.style("cursor")
+            bg = self.style(f"run-{seat}").bgcolor
+        if sq in hint:  # the suggestion's two squares stay green whatever else they are
+            bg = self.style("hint").bgcolor
+        at_cursor = sq == self.cursor and self.active()
+        if at_cursor:
+            left, right, bracket = "[", "]", self.style("cursor")
+        elif not middle:
+            left = right = " "  # on a tall chip only the cursor frames it from top to bottom
+            bracket = Style()
+        back = Style(bgcolor=bg)
+        text.append(left, back + bracket)
+        inner = g.chip_w - 2
+        if middle:
+            side = (inner - 1) // 2
+            text.append(" " * side, back)
+            text.append(body, back + style)
+            text.append(" " * (inner - 1 - side), back)
+        else:
+            text.append(" " * inner, back)
+        text.append(right, back + bracket)
+
+    # ----- input ---------------------------------------------------------------------
+    def target_at(self, x: int, y: int) -> int | None:
+        """The square under a content offset (its chip or the space round it), or None."""
+        g = self.geometry()
+        col, row = (x - LEFT) // g.cw, (y - g.grid_y) // g.ch
+        if x < LEFT or y < g.grid_y or y >= g.grid_y + g.grid_h or not (
+                0 <= col < SIZE and 0 <= row < SIZE):
+            return None
+        return row * SIZE + col
+
+    # ----- the end screen ----------------------------------------------------------------
+    @classmethod
+    def describe_result(cls, game: Game) -> list[str]:
+        """The reason, both sides' points, and how connected each side ended."""
+        lines = super().describe_result(game)
+        if not isinstance(game, Loaps) or game.outcome is None:
+            return lines
+        lines.append(points_text(game))
+        for player in (0, 1):
+            sizes = [len(group) for group in game.groups(player)]
+            if not sizes:
+                shape = "no pieces left"
+            elif len(sizes) == 1:
+                shape = f"{sizes[0]} piece{'s' * (sizes[0] != 1)}, connected"
+            else:
+                shape = f"{sum(sizes)} pieces in {len(sizes)} groups ({'+'.join(map(str, sizes))})"
+            lines.append(f"{MARKS[player]} {NAMES[player]}: {shape}")
+        return lines
+
+
+BOARD = LoapsBoard
