@@ -24,6 +24,7 @@ from textual.geometry import Size
 
 from rules import Game, Outcome
 from rules.loaps import BONUS, EMPTY, FILES, MARKS, NAMES, SIZE, LMove, Loaps, square_name
+from tui.widgets.boards.cells import ChipCells
 from tui.widgets.boards.grid import GridBoard
 
 LEFT = 3  # the rank label gutter: " 7 "
@@ -34,27 +35,13 @@ BOLD = Style(bold=True)
 
 
 @dataclass(frozen=True)
-class Geometry:
-    """The layout from one scale `k` (a cell is 2k+1 columns by k lines, about square),
-    which labels are drawn and how many info lines follow the board.
+class Geometry(ChipCells):
+    """The layout from one scale `k` (Pah-Tum's chip cells), which labels are drawn and
+    how many info lines follow the board."""
 
-    As on the Pah-Tum board, a cell holds a chip of 2k-1 columns and an odd number
-    of lines with blank lines round it (the last row drops those under it); the
-    chip's middle line has the brackets and the glyph.
-    """
-
-    k: int
     right: bool  # rank labels on the right as well as the left
     top: bool  # file labels over the board as well as under it
     info: int  # lines under the board (0: its lines go to the status line)
-
-    @property
-    def cw(self) -> int:
-        return 2 * self.k + 1
-
-    @property
-    def ch(self) -> int:
-        return self.k
 
     @property
     def grid_y(self) -> int:
@@ -72,24 +59,6 @@ class Geometry:
     @property
     def height(self) -> int:
         return self.grid_y + self.grid_h + 1 + self.info
-
-    @property
-    def chip_w(self) -> int:
-        return self.cw - 2
-
-    @property
-    def chip_y(self) -> int:
-        """The chip's first line in its cell."""
-        return self.k % 2
-
-    @property
-    def chip_h(self) -> int:
-        return self.k - 1 - self.chip_y
-
-    @property
-    def mark_y(self) -> int:
-        """The line of a cell that holds its glyph (the chip's middle)."""
-        return self.chip_y + self.chip_h // 2
 
 
 def layouts() -> list[Geometry]:

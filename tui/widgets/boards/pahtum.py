@@ -16,6 +16,7 @@ from textual.geometry import Size
 
 from rules import Game
 from rules.pahtum import BLOCK, EMPTY, ROWS, SIZE, PahTum, cell_name
+from tui.widgets.boards.cells import ChipCells
 from tui.widgets.boards.grid import GridBoard
 
 LEFT = 4  # the row label gutter
@@ -26,24 +27,8 @@ HATCH = "╱"  # a blocked cell's fill round its glyph (where no cursor brackets
 
 
 @dataclass(frozen=True)
-class Geometry:
-    """Cell size from one scale `k`: a cell is 2k+1 columns by k lines (about square).
-
-    A cell holds a chip of an odd number of lines, a space each side and blank
-    lines round it (one under it for an even k, one above and one under for an
-    odd k; the last row drops those under); the chip's middle line shows the
-    brackets and the glyph. k=2 is 5x2 with a 3x1 chip: the 80x24 board.
-    """
-
-    k: int
-
-    @property
-    def cw(self) -> int:
-        return 2 * self.k + 1
-
-    @property
-    def ch(self) -> int:
-        return self.k
+class Geometry(ChipCells):
+    """The board at one scale: its chip cells with the labels' gutters."""
 
     @property
     def width(self) -> int:
@@ -52,24 +37,6 @@ class Geometry:
     @property
     def height(self) -> int:
         return TOP + SIZE * self.ch - 1
-
-    @property
-    def chip_w(self) -> int:
-        return self.cw - 2
-
-    @property
-    def chip_y(self) -> int:
-        """The chip's first line in its cell."""
-        return self.k % 2
-
-    @property
-    def chip_h(self) -> int:
-        return self.k - 1 - self.chip_y
-
-    @property
-    def mark_y(self) -> int:
-        """The line of a cell that holds its glyph (the chip's middle)."""
-        return self.chip_y + self.chip_h // 2
 
 
 def fit(width: int, height: int) -> Geometry:
