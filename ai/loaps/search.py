@@ -1,5 +1,6 @@
 """LOAPS search kernels: PVS alpha-beta as a loop over frames, with a transposition table,
-killers and history, the one-move safety net and the principal line.
+killers and history, late move reductions and the null move, the one-move safety net and
+the principal line.
 
 A position lives in one row of a `stack` (uint64[MAX_PLY + 2, SWORDS]): the board
 kernels' state (`ai.loaps.kernels`) and the Zobrist hash of the board and side to
@@ -8,7 +9,16 @@ difference and the plies left before the 50-move draw to that hash: both change 
 position's value (the points decide a connection, the draw ends the game).
 Values are the evaluation's (`ai.loaps.evaluate`, within about +-1000) or, once
 the end of the game is seen, MATE - ply for a win (faster wins first), 0 for a
-draw and the negation for a loss.
+draw and the negation for a loss. Every move's ending is judged when it is made
+(a connection by the points, the draw); a side to move that can connect and win
+is a win in one without a search (exact), and one that has no move has lost.
+
+Self-play at 0.05 s a move (200 games each) kept what helped: late move
+reductions (after three moves, of quiet moves: 118-74), the null move on top
+(R = 2, only where the static value already beats beta: 115-77). Moves are
+ordered: the TT move, then by the points they score, the killers, history;
+trying first the moves that land next to all of the mover's groups but one
+(those that may connect) did not help (94-97).
 """
 
 from __future__ import annotations

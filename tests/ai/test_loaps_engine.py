@@ -88,6 +88,7 @@ def test_levels_form_a_ladder_within_the_contest_clock() -> None:
     assert seconds[1] < seconds[2] < seconds[3] < Loaps.clock.seconds / 10
     assert seconds[0] <= seconds[1]
     assert levels["easy"].max_depth <= 2 and levels["easy"].noise > 0
+    assert levels["easy"].max_depth < levels["medium"].max_depth < levels["hard"].max_depth
     assert all(levels[name].noise == 0 for name in ("medium", "hard", "max"))
 
 
