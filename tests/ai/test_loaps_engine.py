@@ -14,6 +14,7 @@ from ai.engine import Budget, Engine, StopFlag, new_engine
 from ai.loaps import kernels as K
 from ai.loaps import search as S
 from ai.loaps.adapter import LoapsAdapter, move_code, rules_move
+from ai.strength import wins_at_once
 from rules import Termination
 from rules.loaps import Loaps
 
@@ -39,16 +40,6 @@ def position(text: str) -> Loaps:
     return Loaps.from_native(text)
 
 
-def wins_now(game: Loaps) -> list[Hashable]:
-    me, found = game.to_move, []
-    for move in game.legal_moves():
-        game.play(move)
-        if game.outcome is not None and game.outcome.won(me):
-            found.append(move)
-        game.undo()
-    return found
-
-
 def connects(game: Loaps, move: Hashable) -> bool:
     """`move` connects the mover's pieces (and so ends the game)."""
     probe = game.copy()
@@ -63,7 +54,7 @@ def loses_at_once(game: Loaps, move: Hashable) -> bool:
     probe.play(move)
     if probe.is_over:
         return not probe.outcome.won(game.to_move)
-    return bool(wins_now(probe))
+    return bool(wins_at_once(probe))
 
 
 def forced_win_in_2(game: Loaps, move: Hashable) -> bool:
@@ -75,7 +66,7 @@ def forced_win_in_2(game: Loaps, move: Hashable) -> bool:
         return probe.outcome.won(me)
     for reply in probe.legal_moves():
         probe.play(reply)
-        ok = probe.outcome.won(me) if probe.is_over else bool(wins_now(probe))
+        ok = probe.outcome.won(me) if probe.is_over else bool(wins_at_once(probe))
         probe.undo()
         if not ok:
             return False
@@ -94,7 +85,7 @@ def test_levels_form_a_ladder_within_the_contest_clock() -> None:
 
 def test_finds_a_winning_connection_in_1(engine: Engine) -> None:
     game = position(WIN_IN_1)
-    wins = wins_now(game)
+    wins = wins_at_once(game)
     assert wins and all(connects(game, m) for m in wins)
     assert len(wins) < len(game.legal_moves())
     result = engine.search(game, Budget(seconds=5.0, max_depth=4))
@@ -104,7 +95,7 @@ def test_finds_a_winning_connection_in_1(engine: Engine) -> None:
 
 def test_finds_a_forced_connection_in_2(engine: Engine) -> None:
     game = position(WIN_IN_2)
-    assert not wins_now(game)
+    assert not wins_at_once(game)
     winning = [m for m in game.legal_moves() if forced_win_in_2(game, m)]
     assert 0 < len(winning) < len(game.legal_moves())
     result = engine.search(game, Budget(seconds=10.0, max_depth=5))
@@ -154,7 +145,7 @@ def test_the_search_itself_scores_connections_by_the_points(depth: int) -> None:
     game = position(WIN_IN_1)
     best, value, scores, codes = root_search(game, depth)
     assert value == S.MATE - 1
-    wins = {move_code(m) for m in wins_now(game)}
+    wins = {move_code(m) for m in wins_at_once(game)}
     assert best in wins and all(scores[c] == S.MATE - 1 for c in wins)
 
 
@@ -166,7 +157,7 @@ def test_safety_net_candidates(engine: Engine) -> None:
     assert safe == {m for m in game.legal_moves() if not loses_at_once(game, m)}
     game = position(WIN_IN_1)
     pos = adapter.load(game)
-    assert {adapter.to_move(pos, m) for m in adapter.candidates(pos)} == set(wins_now(game))
+    assert {adapter.to_move(pos, m) for m in adapter.candidates(pos)} == set(wins_at_once(game))
     assert set(adapter.root_moves(pos)) == set(pos.moves)
 
 
