@@ -115,8 +115,10 @@ class EnginePanel(Static):
         """Depth (or "exact" once solved), the score for `mover`, best move, speed, line."""
         kind = "exact" if info.exact else f"depth {info.depth}"
         line = " ".join(info.pv[:12]) if len(info.pv) > 1 else info.move_text
-        self.update(Text(f"{kind}  {mover} eval {info.score:+d}  best {info.move_text}\n"
-                         f"{_count(info.nodes)} nodes  {_count(info.nps)}/s\n"
+        # the best move on the second line: a from-to move ("c7 c5") would not fit the first
+        self.update(Text(f"{kind}  {mover} eval {info.score:+d}\n"
+                         f"best {info.move_text}  {_count(info.nodes)} nodes  "
+                         f"{_count(info.nps)}/s\n"
                          f"line {line}", no_wrap=True, overflow="ellipsis"))
 
 

@@ -1,4 +1,4 @@
-"""Square-looking cells for the boards drawn as a grid of chips (Pah-Tum, LOAPS)."""
+"""Square-looking cells for the boards drawn as a 7x7 grid of chips."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class ChipCells:
     A cell holds a chip of an odd number of lines, a space each side and blank
     lines round it (one under it for an even k, one above and one under for an
     odd k; the last row drops those under); the chip's middle line shows the
-    brackets and the glyph. k=2 is 5x2 with a 3x1 chip: the 80x24 boards.
+    brackets and the glyph. k=2 is 5x2 with a 3x1 chip: a 7x7 board at 80x24.
     """
 
     k: int
