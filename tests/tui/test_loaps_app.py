@@ -13,6 +13,7 @@ from tests.tui.test_app import play_by_keys
 from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
+from tui.widgets.boards.loaps import points_text
 
 SIZE = (80, 24)
 
@@ -49,8 +50,7 @@ async def test_a_whole_game_against_the_ai_through_the_pilot() -> None:
         assert isinstance(result, ResultScreen)
         text = "\n".join(result.lines)
         assert game.outcome is not None and game.outcome.reason in text
-        red, blue = game.scores()
-        assert f"red {red} points, blue {blue}" in text
+        assert points_text(game) in text  # "red 1 point, blue 21"
         assert result.lines[0].startswith("Game 1 of 2: ")
         await pilot.click("#next")  # the return game: the AI moves first, as red
         await pilot.pause()

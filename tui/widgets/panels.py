@@ -146,7 +146,7 @@ class MovesPanel(Static):
         texts = game.history_text()
         rounds = []
         # a game may start with any seat to move; rounds count from the first mover
-        w = max(4, *(len(t) for t in texts)) if texts else 4  # LOAPS's "b7 b5" takes 5
+        w = max(4, *(len(t) for t in texts)) if texts else 4  # a from-to move ("b7 b5") takes 5
         for i in range(0, len(texts), n):
             moves = " ".join(f"{t:<{w}}" for t in texts[i:i + n])
             rounds.append(f"{i // n + 1:>2}. {moves}")
