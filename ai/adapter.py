@@ -88,8 +88,9 @@ class Adapter(ABC):
         """The `rules` move of a kernel move code."""
 
     @abstractmethod
-    def perft(self, game: Game, depth: int) -> list[int]:
-        """Kernel leaf counts for depths 1..depth from a game that is not over."""
+    def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
+        """Kernel leaf counts for depths 1..depth from a game that is not over; with
+        `joker` (games that have one) each claiming twin counts as a move too."""
 
     @abstractmethod
     def warm_up_searches(self) -> list[tuple[Game, Budget]]:

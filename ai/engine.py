@@ -275,18 +275,21 @@ class Engine:
             self.perft(game, 2)
             scratch.search(game, budget)
 
-    def perft(self, game: Game, depth: int) -> list[int]:
+    def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
         """Leaf counts for depths 1..`depth` through the kernels.
 
         perft(d) counts the move sequences of exactly d moves from `game`; a line
-        that ends the game early contributes nothing to deeper counts.
+        that ends the game early contributes nothing to deeper counts. With `joker`
+        (a game that has one) the claiming twins count as moves too.
         """
         self._check(game, "count")
+        if joker and not type(game).has_joker:
+            raise RulesError(f"{type(game).title} has no joker to count")
         if depth <= 0:
             return []
         if game.is_over:
             return [0] * depth
-        return self.adapter.perft(game, depth)
+        return self.adapter.perft(game, depth, joker)
 
     def bench_positions(self) -> list[Game]:
         """The fixed positions `arena bench` searches (the same every run)."""

@@ -60,9 +60,13 @@ def margin(game: Game, player: int) -> int:
 def greedy_player(game_name: str, rng: random.Random, seconds: float | None = None) -> Player:
     """One-move lookahead for any game: win at once if possible; else avoid moves that end
     the game without a win and moves that let the next player win at once; among the rest
-    the best own-minus-best-other score; ties at random (any move when none is safe)."""
+    the best own-minus-best-other score; ties at random (any move when none is safe). A game
+    may say what greed means for it instead (`Game.greedy_moves`)."""
 
     def play(game: Game) -> Hashable:
+        chosen = game.greedy_moves()
+        if chosen:
+            return rng.choice(chosen)
         wins = wins_at_once(game)
         if wins:
             return rng.choice(wins)

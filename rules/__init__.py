@@ -11,12 +11,12 @@ from importlib import import_module
 
 from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, RulesError
 from rules.clock import Clock, ClockKind, TimeControl
-from rules.match import MatchPoints, MatchRule, MatchState, PlainWins, SumOfMargins
+from rules.match import MatchPoints, MatchRule, MatchState, PlainWins, SumOfMargins, SumOfPoints
 from rules.outcome import Outcome, Termination
 from rules.players import DEFAULT_LEVEL, LEVELS, PlayerError, PlayerSpec
 
 # The games, in menu order. Imported on first use so a contest program loads one game only.
-GAMES: tuple[str, ...] = ("pahtum", "loaps", "pousse")
+GAMES: tuple[str, ...] = ("pahtum", "loaps", "pillars", "pousse")
 
 
 def game_names() -> list[str]:
@@ -41,6 +41,6 @@ def get_game(name: str) -> type[Game]:
 __all__ = [
     "DEFAULT_LEVEL", "GAMES", "LEVELS", "Clock", "ClockKind", "Game", "MatchPoints", "MatchRule",
     "MatchState", "MoveError", "OptionSpec", "Outcome", "PlainWins", "PlayerError", "PlayerSpec",
-    "PositionError", "Protocol", "RulesError", "SumOfMargins", "Termination", "TimeControl",
-    "canonical_name", "game_names", "get_game",
+    "PositionError", "Protocol", "RulesError", "SumOfMargins", "SumOfPoints", "Termination",
+    "TimeControl", "canonical_name", "game_names", "get_game",
 ]

@@ -125,6 +125,8 @@ class Game(ABC):
     match_rule: ClassVar[MatchRule] = PlainWins()
     score_unit: ClassVar[str] = "pts"  # what `scores()` counts, as the side panel labels it
     moves_estimate: ClassVar[int] = 30  # a player's moves in a typical game (game clocks)
+    has_joker: ClassVar[bool] = False  # moves come in plain and claiming twins (a joker that
+    # changes the score, not the board); perft counts the twins only when asked
 
     history: list[Move] = field(default_factory=list)
     # an ending imposed from outside the board (time, fault); None while play goes on
@@ -231,6 +233,18 @@ class Game(ABC):
     @abstractmethod
     def legal_moves(self) -> list[Move]:
         """Every legal move; empty once the game is over."""
+
+    def perft_moves(self, joker: bool = False) -> list[Move]:
+        """The moves perft counts: every legal move, except that in a game with a joker the
+        claiming twins count only with `joker` (they change no board)."""
+        return self.legal_moves()
+
+    def greedy_moves(self) -> list[Move] | None:
+        """The moves a one-move greedy player chooses among, or None for the generic rule
+        (win at once, else avoid ending the game unwon or letting the next player win at
+        once, else the best score margin). Games whose scores say nothing until the end
+        (Pillars) say here what greed means."""
+        return None
 
     @abstractmethod
     def _apply(self, move: Move) -> None:

@@ -95,8 +95,19 @@ class MatchPoints(MatchRule):
 
 
 @dataclass(frozen=True)
+class SumOfPoints(MatchRule):
+    """Pillars (CodeCup): each game adds the points it scored, whoever won it."""
+
+    length: int = 2
+    title: str = "points"
+
+    def game_scores(self, outcome: Outcome) -> list[float]:
+        return [float(p) for p in outcome.points]
+
+
+@dataclass(frozen=True)
 class PlainWins(MatchRule):
-    """Pousse, Pillars, Boxing: a won game counts 1, a drawn one 1/2 (chess style)."""
+    """Pousse, Boxing: a won game counts 1, a drawn one 1/2 (chess style)."""
 
     length: int = 1
     title: str = "wins"

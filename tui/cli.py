@@ -526,6 +526,10 @@ def perft(
     reference: Annotated[
         bool, typer.Option("--reference", help="count through the rules (slow oracle)")
     ] = False,
+    joker: Annotated[
+        bool, typer.Option("--joker", help="also count each move's joker ('!') twin while the "
+                                           "mover may still claim (games with a joker)")
+    ] = False,
     opt: Annotated[
         list[str] | None,
         typer.Option("--opt", metavar="NAME=VALUE", help=f"for a new game: {OPT_HELP}"),
@@ -540,6 +544,8 @@ def perft(
         cls = _game_class(game)
         if depth < 1:
             raise RulesError(f"depth must be 1 or more, not {depth}")
+        if joker and not cls.has_joker:
+            raise RulesError(f"--joker: {cls.title} has no joker")
         options = _options(cls, opt)
         seed = _seed(cls, seed)
         if position is not None:
@@ -551,23 +557,24 @@ def perft(
         else:
             start = cls.new(options, seed=0 if seed is None else seed)
         budget = REFERENCE_LEAVES if reference else PERFT_LEAVES
-        _check_depth(depth, len(start.legal_moves()), 1.0, budget, "leaves to count")
+        _check_depth(depth, len(start.perft_moves(joker)), 1.0, budget, "leaves to count")
         if reference:
             from ai.perft import reference_perft
 
             def count(d: int) -> list[int]:
-                return reference_perft(start.copy(), d)
+                return reference_perft(start.copy(), d, joker)
 
             source = "rules (reference)"
         else:
             engine = _engine(cls.name)
-            _in_worker(lambda: engine.perft(start, 1))  # load the kernels before timing
+            _in_worker(lambda: engine.perft(start, 1, joker))  # load the kernels before timing
 
             def count(d: int) -> list[int]:
-                return engine.perft(start, d)
+                return engine.perft(start, d, joker)
 
             source = "engine kernels"
-        _out(f"perft {cls.name} via {source}, position:")
+        twins = ", with the joker twins" if joker else ""
+        _out(f"perft {cls.name} via {source}{twins}, position:")
         _out(start.to_native(), nl=False)
         _out(f"{'depth':>5} {'leaves':>16} {'seconds':>9} {'leaves/s':>14}")
         total_leaves, total_time = 0, 0.0

@@ -144,7 +144,7 @@ class PahTumAdapter(Adapter):
         return int(code)
 
     # ----- tools --------------------------------------------------------------
-    def perft(self, game: Game, depth: int) -> list[int]:
+    def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
         assert isinstance(game, PahTum)
         xb, ob, bl = board_bits(game)
         return [int(n) for n in K.perft(xb, ob, bl, depth)]

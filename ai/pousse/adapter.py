@@ -209,7 +209,7 @@ class PousseAdapter(Adapter):
         return index_move(pos.kp.n, code)
 
     # ----- tools --------------------------------------------------------------
-    def perft(self, game: Game, depth: int) -> list[int]:
+    def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
         assert isinstance(game, Pousse)
         kp = KernelPosition.load(game)
         if depth + kp.t + 2 > kp.path_h.size:
