@@ -81,15 +81,18 @@ class Position:
 class LoapsAdapter(Adapter):
     game_class = Loaps
     # Per move; the contest's clock is 60 s for the whole game (the engine's caller caps a
-    # move by it). Depths reached in the middle game: 0.1 s about 9, 0.5 s 11, 3 s 13.
+    # move by it). Depths reached in the middle game: 0.1 s about 9, 0.5 s 11, 3 s 13. The
+    # driver starts no depth after 40% of the budget, so a move takes 40-100% of it.
     # The first player wins most games between equals (hard against itself, 20 games from
     # two random moves: red 15, blue 3, 2 draws), so the levels are spaced widely: medium
-    # stops at depth 6 (hard beat it 35-3, 2 draws, in 40 games; it beat easy 38-0).
+    # stops at depth 6 (hard beat it 35-3, 2 draws, in 40 games; it beat easy 38-0), and
+    # max has 10 times hard's time (at 3 s it beat hard only 23-17 and 24-12 with 4 draws
+    # over 40 games; at 5 s 27-12, 1 draw).
     levels = {
         "easy": Budget(seconds=0.1, max_depth=2, noise=150),
         "medium": Budget(seconds=0.1, max_depth=6),
         "hard": Budget(seconds=0.5),
-        "max": Budget(seconds=3.0),
+        "max": Budget(seconds=5.0),
     }
     bench_budget = Budget(seconds=3600.0, max_depth=12)
 
@@ -174,7 +177,7 @@ class LoapsAdapter(Adapter):
         return rules_move(code)
 
     # ----- tools --------------------------------------------------------------
-    def perft(self, game: Game, depth: int) -> list[int]:
+    def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
         assert isinstance(game, Loaps)
         pos, _, left, _ = kernel_position(game)
         return [int(c) for c in K.perft(pos, depth, left)]
