@@ -85,8 +85,9 @@ def walk(board: GridBoard, start: Hashable, goal: Hashable) -> list[str]:
 
 def keys_to(board: GridBoard, move: Hashable) -> list[str]:
     """The shortest walk of arrow keys from the board's cursor to the target of `move`
-    (through its earlier choices, Enter on each, where a move takes several)."""
-    keys, here = [], board.cursor
+    (through its earlier choices, Enter on each, where a move takes several), after any
+    keys the move needs first (`keys_for`)."""
+    keys, here = list(board.keys_for(move)), board.cursor
     for i, goal in enumerate(board.choices_for(move)):
         keys += ["enter"] * (i > 0) + walk(board, here, goal)
         here = goal

@@ -11,7 +11,7 @@ ties to moves and to the screen with a few hooks:
   cell indexes, wrapping round); `home()`: the cursor's place in a new game;
 - `move_for(target)` / `target_for(move)`: between targets and moves (default:
   the same value); `choices_for(move)` when a move takes several choices (a piece,
-  then its destination);
+  then its destination), `keys_for(move)` when a key must arm part of it first;
 - `describe_result(game)`: the end screen's lines;
 - optionally `HOVER = True` (track the target under the mouse in `hover`),
   `rows_needed()` and `get_content_width/height` (auto size, within `room(...)`).
@@ -184,6 +184,11 @@ class GridBoard(Widget, can_focus=True):
         `target_for(move)` alone where one choice is a move; a board that chooses a
         piece, then where it goes, needs both."""
         return [self.target_for(move)]
+
+    def keys_for(self, move: Hashable) -> list[str]:
+        """Keys pressed before the choices to pick `move` as it is (a key that arms a claim
+        the move makes, say); none by default."""
+        return []
 
     @classmethod
     def describe_result(cls, game: Game) -> list[str]:
