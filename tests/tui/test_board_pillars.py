@@ -8,11 +8,12 @@ panel on screen and a whole hot-seat game by keys in the app, to its end screen.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 
 import pytest
 from conftest import Host
 from rich.console import Console
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static
@@ -59,7 +60,10 @@ class BoxHost(Host):
     BINDINGS = [Binding("escape", "escaped", "Escaped")]
 
     def __init__(self, game: Pillars) -> None:
-        super().__init__(game)
+        App.__init__(self)  # not Host's: this board whether or not the game list has Pillars
+        self.board = PillarsBoard(id="board")
+        self.game = game
+        self.picked: list[Hashable] = []
         self.escapes = 0
 
     def compose(self) -> ComposeResult:
