@@ -100,6 +100,22 @@ async def play_by_keys(pilot, board: GridBoard, move: Hashable) -> None:
     await pilot.pause()
 
 
+async def play_to_the_end(pilot, screen: GameScreen, choose) -> None:
+    """The person's moves by keys (`choose(game)` picks each) while the AI replies, until
+    the game is over; the first reply may wait for the kernels to compile."""
+    session = screen.session
+    deadline = time.monotonic() + 300
+    while not session.game.is_over:
+        assert time.monotonic() < deadline, "the game did not end"
+        if session.ai_to_move:
+            await pilot.pause(0.05)
+            continue
+        before = len(session.game.history)
+        await play_by_keys(pilot, screen.board, choose(session.game))
+        assert len(session.game.history) > before  # (the AI may have replied too)
+    await pilot.pause()
+
+
 def nearest(board: GridBoard) -> Hashable:
     """A legal move few keys away (a real walk, but a short one)."""
     return min(board.game.legal_moves()[:60], key=lambda m: len(keys_to(board, m)))

@@ -4,12 +4,11 @@ screen and the return game. (The board's own facts: test_board_loaps.py.)"""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 from rules import PlayerSpec
-from tests.tui.test_app import play_by_keys
+from tests.tui.test_app import play_to_the_end
 from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
@@ -33,16 +32,7 @@ async def test_a_whole_game_against_the_ai_through_the_pilot() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         session = screen.session
-        deadline = time.monotonic() + 300  # the first reply waits for the kernels
-        while not session.game.is_over:
-            assert time.monotonic() < deadline, "the game did not end"
-            if session.ai_to_move:
-                await pilot.pause(0.05)
-                continue
-            before = len(session.game.history)
-            await play_by_keys(pilot, screen.board, rng.choice(session.game.legal_moves()))
-            assert len(session.game.history) > before  # (the AI may have replied too)
-        await pilot.pause()
+        await play_to_the_end(pilot, screen, lambda game: rng.choice(game.legal_moves()))
         game = session.game
         assert len(game.history) >= 2
         assert not session.player(0).is_ai and session.player(1).is_ai

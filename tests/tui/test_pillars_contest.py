@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import GAMES, MoveError, Termination
+from rules import MoveError, Termination
 from rules.pillars import Pillars
 from tests.tui.test_contest import AGE, FakeTime, TimedLines, play, refused
 
@@ -181,11 +181,6 @@ def compiled() -> None:
     get_engine("pillars").warm_up()
 
 
-# Until the Pillars engine is registered (issue 10), `arena move pillars` does not exist.
-needs_engine = pytest.mark.skipif("pillars" not in GAMES, reason="Pillars is not registered yet")
-
-
-@needs_engine
 def test_arena_against_itself_through_pipes(compiled: None) -> None:
     game, players = jury(arena_move("hard"), arena_move("hard"), Pillars.new(seed=4).to_native())
     outcome = game.outcome
@@ -195,7 +190,6 @@ def test_arena_against_itself_through_pipes(compiled: None) -> None:
     assert all(p.spent < CONTEST_SECONDS for p in players), [p.spent for p in players]
 
 
-@needs_engine
 @pytest.mark.parametrize("arena_is_red", [True, False])
 def test_arena_against_a_scripted_opponent_through_pipes(compiled: None,
                                                          arena_is_red: bool) -> None:
