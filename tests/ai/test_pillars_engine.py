@@ -18,7 +18,7 @@ from ai.engine import Budget, Engine, get_engine, new_engine
 from ai.perft import reference_perft
 from ai.pillars.adapter import EXAMPLE, exact_empties
 from rules.pillars import SIZE, Pillars, rectangles
-from tests.ai.test_pillars_kernels import regions
+from tests.ai.test_pillars_kernels import cells_of, leave_only, regions
 
 Cell = tuple[int, int]
 
@@ -34,26 +34,6 @@ def engine() -> Engine:
 
 def area(rect: tuple[int, ...]) -> int:
     return (rect[2] - rect[0] + 1) * (rect[3] - rect[1] + 1)
-
-
-def cells_of(rows: list[int] | tuple[int, ...]) -> set[Cell]:
-    return {(r, c) for r in range(SIZE) for c in range(SIZE) if rows[r] >> c & 1}
-
-
-def leave_only(game: Pillars, keep: set[Cell]) -> Pillars:
-    """Fill (by legal single-row moves, never claiming) every empty cell not in `keep`."""
-    for r in range(SIZE):
-        c = 0
-        while c < SIZE:
-            if game.rows[r] >> c & 1 and (r, c) not in keep:
-                end = c
-                while end + 1 < SIZE and game.rows[r] >> end + 1 & 1 and (r, end + 1) not in keep:
-                    end += 1
-                game.play((r, c, r, end, False))
-                c = end
-            c += 1
-    assert cells_of(game.rows) == keep
-    return game
 
 
 MEMO: dict[tuple, bool] = {}
