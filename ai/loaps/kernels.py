@@ -20,9 +20,10 @@ by shifts. A move code is `from << 6 | to` (kernel squares).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
+
+from ai.bits import popcount
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -106,16 +107,6 @@ MT = _move_table()
 
 
 # ----- bits ------------------------------------------------------------------------------
-@intrinsic
-def popcount(typingctx, b):
-    """The number of set bits of a uint64 (LLVM's ctpop)."""
-    if b != types.uint64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.uint64), codegen
 
 
 @njit(nogil=True, cache=True, inline="always")

@@ -140,7 +140,7 @@ class PillarsAdapter(Adapter):
                     return Depth(-1, 0, completed=False, nodes=0)
             return self._done(pos, pos.win_now, PROVEN, depth, 1, all_scores, scores)
         if pos.n == 1:  # nothing to choose (the last cell, or one rectangle left)
-            left = K.popcount(pos.c0[0]) + K.popcount(pos.c1[0])
+            left = int(pos.c0[0]).bit_count() + int(pos.c1[0]).bit_count()
             return self._done(pos, 0, -PROVEN if left == 0 else 0, depth, 1, all_scores)
         if depth == 2 and self._solvable(pos):
             return self._solve(pos, stop, all_scores)
@@ -176,8 +176,8 @@ class PillarsAdapter(Adapter):
             return None, wins
         p = wins / each
         scores = np.round(1000 * p) - 500
-        left = np.array([K.popcount(a) + K.popcount(b) for a, b in zip(pos.c0, pos.c1,
-                                                                          strict=True)])
+        left = np.array([int(a).bit_count() + int(b).bit_count()
+                         for a, b in zip(pos.c0, pos.c1, strict=True)])
         scores[left == 1] = PROVEN
         return scores, p
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ai.bits import popcount
+
 SIZE = 10
 CLAIM = 1 << 16
 MAX_RECTS = 3025  # an empty 10x10 board has 55 * 55 rectangles; pillars leave fewer
@@ -78,14 +80,6 @@ def row_of(w0: np.uint64, w1: np.uint64, r: int) -> np.uint64:
     if r < 5:
         return (w0 >> np.uint64(10 * r)) & ROW_MASK
     return (w1 >> np.uint64(10 * (r - 5))) & ROW_MASK
-
-
-@njit(nogil=True, cache=True, inline="always")
-def popcount(x: np.uint64) -> int:
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(nogil=True, cache=True)

@@ -21,7 +21,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from ai.pousse.common import line_term, popcount, repeats, threat_value
+from ai.bits import popcount
+from ai.pousse.common import line_term, repeats, threat_value
 
 MAX_BB = 8
 ZERO = np.uint64(0)

@@ -8,8 +8,7 @@ the engine's copy-make; word 0 is always the Zobrist hash of the configuration.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 MAX_N = 20
 MAX_PLY = 128
@@ -21,16 +20,6 @@ TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
 THREAT = 4000  # a pure line one marker short: the side to move completes it next move
 
 
-@intrinsic
-def popcount(typingctx, b):
-    """The number of set bits of a uint64 (LLVM's ctpop: one instruction on the host)."""
-    if b != types.uint64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.uint64), codegen
 
 
 @njit(nogil=True, cache=True, inline="always")

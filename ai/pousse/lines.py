@@ -27,7 +27,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from ai.pousse.common import MAX_N, WORDS, popcount, repeats, threat_value
+from ai.bits import popcount
+from ai.pousse.common import MAX_N, WORDS, repeats, threat_value
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)

@@ -133,7 +133,15 @@ def test_words_place_each_cell_at_its_bit() -> None:
             for c in range(SIZE):
                 assert (word >> 10 * (r % 5) + c & 1) == (rows[r] >> c & 1)
         assert int(w0) >> 50 == 0 and int(w1) >> 50 == 0
-        assert K.popcount(w0) + K.popcount(w1) == sum(bin(m).count("1") for m in rows)
+        # the kernels count the cells with popcount: the one-cell child of a full move
+        codes = np.zeros(K.MAX_RECTS, np.int64)
+        n = K.rect_codes(w0, w1, codes)
+        c0, c1, left = (np.zeros(n, np.uint64), np.zeros(n, np.uint64), np.zeros(n, np.int64))
+        K.children(w0, w1, codes[:n], c0, c1, left)
+        empty = sum(bin(m).count("1") for m in rows)
+        for i in range(n):
+            t, lc, b, r, _ = K.decode(int(codes[i]))
+            assert left[i] == empty - (b - t + 1) * (r - lc + 1)
 
 
 def test_move_codes_round_trip() -> None:
