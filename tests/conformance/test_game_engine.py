@@ -247,12 +247,13 @@ def test_strength_games_count_outcomes(game_name: str) -> None:
     cls = get_game(game_name)
     others = [random_player(game_name, rng) for _ in range(cls.player_count[0] - 1)]
     lines: list[str] = []
-    # the engine's weakest level at 0.05 s a move: a game's one-move greedy player need
-    # not beat random play (filling the largest rectangle in Pillars does not)
+    # the engine's strongest level at 0.05 s a move: a game's one-move greedy player need
+    # not beat random play (filling the largest rectangle in Pillars does not), nor does
+    # the weakest level's noise
     from ai.strength import PLAYERS
 
-    weakest = PLAYERS[LEVELS[0]](game_name, rng, 0.05)
-    tally = run_games(game_name, weakest, others, 4, seed=3, log=lines.append)
+    engine = PLAYERS[LEVELS[-1]](game_name, rng, 0.05)
+    tally = run_games(game_name, engine, others, 4, seed=3, log=lines.append)
     assert len(lines) == 4 and tally.played == 4
     assert [seat for seat, _ in tally.results] == [i % (len(others) + 1) for i in range(4)]
     assert tally.draws == sum(o.is_draw for _, o in tally.results)
