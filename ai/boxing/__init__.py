@@ -1,0 +1,1 @@
+"""The Boxing Match's engine kernels (the adapter comes with the engine)."""
