@@ -341,6 +341,12 @@ class Game(ABC):
         """The move as the program writes it in a whole-game session."""
         return self.move_text(move)
 
+    def contest_idle_reply(self) -> str | None:
+        """What a one-move contest program prints for a position with no move to make,
+        or None to refuse it (the default: the game is over). Boxing's program copies
+        a full arena unchanged."""
+        return None
+
     def contest_reply(self, move: Move) -> str:
         """What the contest program prints after choosing `move`.
 

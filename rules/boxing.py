@@ -382,6 +382,10 @@ class Boxing(Game):
                                 f"but list {game.players} marks")
         return game
 
+    def contest_idle_reply(self) -> str | None:
+        """An arena with no vacant cell is copied unchanged (the seed's rule)."""
+        return self.to_native() if VACANT not in self.board else None
+
     def start_native(self) -> str:
         return native(self.start)
 

@@ -163,6 +163,10 @@ def play_stdin(contest: Contest) -> None:
         position = cls.contest_position(text, contest.args)
     except RulesError as err:
         raise ContestError(f"bad {cls.title} position on stdin: {err}") from None
+    idle = position.contest_idle_reply() if position.is_over else None
+    if idle is not None:  # nothing to move, and the game says what to print then
+        _write(contest, idle)
+        return
     move = _search(contest, position)
     _write(contest, position.contest_reply(move))
 
