@@ -76,7 +76,7 @@ class PillarsAdapter(Adapter):
     # 10 moves a side (the caller caps a move by the clock).
     levels = {
         "easy": Budget(seconds=0.1, max_depth=2, noise=100),
-        "medium": Budget(seconds=0.1, max_depth=4),
+        "medium": Budget(seconds=0.2, max_depth=6),
         "hard": Budget(seconds=0.4),
         "max": Budget(seconds=3.0),
     }
