@@ -341,6 +341,11 @@ class Game(ABC):
         """The move as the program writes it in a whole-game session."""
         return self.move_text(move)
 
+    def score_lines(self) -> list[str]:
+        """How the final points were made, one line a player (the end screen shows them
+        under the reason); none by default, or while the game goes on."""
+        return []
+
     def contest_idle_reply(self) -> str | None:
         """What a one-move contest program prints for a position with no move to make,
         or None to refuse it (the default: the game is over). Boxing's program copies

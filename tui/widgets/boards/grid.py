@@ -192,9 +192,10 @@ class GridBoard(Widget, can_focus=True):
 
     @classmethod
     def describe_result(cls, game: Game) -> list[str]:
-        """Lines explaining the final position (the end screen shows them)."""
+        """Lines explaining the final position (the end screen shows them): the reason,
+        then how the points were made, if the game says (`Game.score_lines`)."""
         outcome = game.outcome
-        return [outcome.reason] if outcome else []
+        return [outcome.reason, *game.score_lines()] if outcome else []
 
     # ----- what drawing needs -----------------------------------------------------------
     def active(self) -> bool:

@@ -30,7 +30,6 @@ from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
 
-from rules import Game
 from rules.pillars import COLS, EMPTY, NAMES, PILLAR, ROWS, SIZE, Pillars, cell_name
 from tui.widgets.boards.grid import GridBoard
 
@@ -541,15 +540,6 @@ class PillarsBoard(GridBoard):
                 0 <= row < SIZE):
             return None
         return row * SIZE + col
-
-    # ----- the end screen ----------------------------------------------------------------
-    @classmethod
-    def describe_result(cls, game: Game) -> list[str]:
-        """The reason, then how each side's points were made (winner first)."""
-        lines = super().describe_result(game)
-        if isinstance(game, Pillars) and game.outcome is not None:
-            lines += game.score_lines()
-        return lines
 
 
 BOARD = PillarsBoard
