@@ -287,18 +287,13 @@ class BoxingBoard(GridBoard):
         event.prevent_default()  # the button's going down and up act
 
     # ----- size ---------------------------------------------------------------------------
+    def layout(self, width: int, height: int) -> Geometry:
+        return fit(width, height)
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
         """The grid's width, or the room's up to 64 so the line under it reads whole."""
         room = self.room(container, viewport)
-        g = fit(room.width, room.height)
-        return max(g.width, min(room.width, 64))
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return fit(width, self.room(container, viewport).height).height
-
-    def geometry(self) -> Geometry:
-        size = self.content_size
-        return fit(size.width, size.height)
+        return max(self.layout(room.width, room.height).width, min(room.width, 64))
 
     # ----- what is being chosen ---------------------------------------------------------
     def preview(self) -> tuple[BoxMove, str | None] | None:

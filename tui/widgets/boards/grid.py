@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -130,6 +130,29 @@ class GridBoard(Widget, can_focus=True):
         if container.width:
             width = min(width, container.width)
         return Size(max(1, width), container.height or viewport.height - 5)
+
+    def layout(self, width: int, height: int) -> Any:
+        """The board's layout for a size (an object with `width` and `height`), for a board
+        that grows with the terminal; None (the default): Textual's own size rules."""
+        return None
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        room = self.room(container, viewport)
+        layout = self.layout(room.width, room.height)
+        if layout is None:
+            return super().get_content_width(container, viewport)
+        return layout.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        layout = self.layout(width, self.room(container, viewport).height)
+        if layout is None:
+            return super().get_content_height(container, viewport, width)
+        return layout.height
+
+    def geometry(self) -> Any:
+        """The layout for the size the widget has now."""
+        size = self.content_size
+        return self.layout(size.width, size.height)
 
     def rows_needed(self) -> int:
         """The fewest rows the board can be drawn in (the screen makes room if it must)."""

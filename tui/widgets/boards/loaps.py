@@ -20,7 +20,6 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
 
 from rules import Game, Outcome
 from rules.loaps import BONUS, EMPTY, FILES, MARKS, NAMES, SIZE, LMove, Loaps, square_name
@@ -208,17 +207,8 @@ class LoapsBoard(GridBoard):
         super().show_hint(move)
 
     # ----- size --------------------------------------------------------------------
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        room = self.room(container, viewport)
-        return fit(room.width, room.height).width
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return fit(width, self.room(container, viewport).height).height
-
-    def geometry(self) -> Geometry:
-        """The layout for the size the widget has now."""
-        size = self.content_size
-        return fit(size.width, size.height)
+    def layout(self, width: int, height: int) -> Geometry:
+        return fit(width, height)
 
     # ----- the lines under the board ---------------------------------------------------
     def info_text(self) -> Text:

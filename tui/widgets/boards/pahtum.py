@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
 
 from rules import Game
 from rules.pahtum import BLOCK, EMPTY, ROWS, SIZE, PahTum, cell_name
@@ -59,17 +58,8 @@ class PahTumBoard(GridBoard):
         return SIZE, SIZE
 
     # ----- size --------------------------------------------------------------------
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        room = self.room(container, viewport)
-        return fit(room.width, room.height).width
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return fit(width, self.room(container, viewport).height).height
-
-    def geometry(self) -> Geometry:
-        """The layout for the size the widget has now."""
-        size = self.content_size
-        return fit(size.width, size.height)
+    def layout(self, width: int, height: int) -> Geometry:
+        return fit(width, height)
 
     # ----- drawing -----------------------------------------------------------------
     def render(self) -> Text:

@@ -28,7 +28,6 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
 
 from rules.pillars import COLS, EMPTY, NAMES, PILLAR, ROWS, SIZE, Pillars, cell_name
 from tui.widgets.boards.grid import GridBoard
@@ -300,17 +299,8 @@ class PillarsBoard(GridBoard):
         event.prevent_default()  # not the base's click: the button's going down and up act
 
     # ----- size --------------------------------------------------------------------
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        room = self.room(container, viewport)
-        return fit(room.width, room.height).width
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return fit(width, self.room(container, viewport).height).height
-
-    def geometry(self) -> Geometry:
-        """The layout for the size the widget has now."""
-        size = self.content_size
-        return fit(size.width, size.height)
+    def layout(self, width: int, height: int) -> Geometry:
+        return fit(width, height)
 
     # ----- what is being chosen -----------------------------------------------------
     def preview(self) -> tuple[Rect, str | None] | None:
