@@ -310,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         options = parse_opts(cls, args.opt)
         rng = random.Random(args.seed)
         a = make_a(cls.name, rng, args.seconds_a)
-        seats = cls.player_count[0]
+        seats = cls.new(options, seed=args.seed).players  # a game may take a count option
         others = [make_b(cls.name, rng, args.seconds_b) for _ in range(seats - 1)]
         for name in dict.fromkeys((args.a, args.b)):
             if (engine := warm_up_engine(name, cls.name)) is not None:

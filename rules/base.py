@@ -23,6 +23,7 @@ from rules.match import MatchRule, PlainWins
 from rules.outcome import FORFEITS, Outcome, Termination
 
 Move = Hashable
+COUNT_OPTION = "players"  # a game with a range of players takes the count as this option
 
 
 class RulesError(ValueError):
@@ -155,6 +156,12 @@ class Game(ABC):
             if control not in out:
                 out.append(control)
         return tuple(out)
+
+    @classmethod
+    def takes_count(cls) -> bool:
+        """Whether the number of players is chosen, as the option COUNT_OPTION."""
+        low, high = cls.player_count
+        return low != high and any(s.name == COUNT_OPTION for s in cls.option_specs)
 
     @classmethod
     def parse_options(cls, given: dict[str, Any]) -> dict[str, Any]:

@@ -30,8 +30,12 @@ def participant_of(mark: int, game_index: int, players: int) -> int:
 class MatchRule(ABC):
     """The declaration of how a game's match is scored."""
 
-    length: int  # games in a match
+    length: int  # games in a match; 0: one game per player, each moving first once
     title: str  # "sum of margins", "match points", "wins"
+
+    def games(self, players: int) -> int:
+        """The games in a match of `players`."""
+        return self.length or players
 
     @abstractmethod
     def game_scores(self, outcome: Outcome) -> list[float]:
@@ -131,7 +135,7 @@ class MatchState:
 
     @property
     def length(self) -> int:
-        return self.rule.length
+        return self.rule.games(self.players)
 
     def mark_of(self, participant: int) -> int:
         return mark_of(participant, self.index, self.players)
@@ -161,13 +165,14 @@ class MatchState:
             return cls(rule, players)
         if not isinstance(data, dict):
             raise ValueError("'match' must be an object or null")
-        length, index = data.get("length", rule.length), data.get("index", 0)
+        games = rule.games(players)
+        length, index = data.get("length", games), data.get("index", 0)
         for what, value in (("length", length), ("index", index)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"'match.{what}' must be a whole number")
-        if length != rule.length:
+        if length != games:
             raise ValueError(f"'match.length' is {length}, but this game's match has "
-                             f"{rule.length} game{'s' if rule.length != 1 else ''}")
+                             f"{games} game{'s' if games != 1 else ''}")
         if not 0 <= index < length:
             raise ValueError(f"'match.index' {index} is outside a match of {length}")
         raw = data.get("results", [])

@@ -26,6 +26,7 @@ from typer import _click as click  # the click Typer bundles (its exception type
 from typer.core import TyperGroup
 
 from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, game_names, get_game
+from rules.base import COUNT_OPTION
 from saves.format import SaveError
 from tui import contest
 
@@ -48,7 +49,8 @@ BENCH_NODES = 1e10
 MAX_DEPTH = 200  # beyond any game's length; bigger numbers are refused before estimating
 EXCERPT = 40  # characters of a bad value quoted in an error
 MESSAGE = 300  # characters of an error line at most
-QUOTED = re.compile(r"""(['"])([^'"]{41,})\1""")  # a quoted value longer than EXCERPT
+# a quoted value longer than EXCERPT (not an apostrophe: "a player's" opens nothing)
+QUOTED = re.compile(r"""(?<!\w)(['"])([^'"]{41,})\1(?!\w)""")
 GAME_HELP = f"the game: {', '.join(game_names())}"
 LEVEL_HELP = f"AI level: {', '.join(LEVELS)}"
 PLAYER_HELP = f"human, ai or ai:LEVEL ({', '.join(LEVELS)})"
@@ -286,10 +288,12 @@ def _count(count: tuple[int, int]) -> str:
 
 
 def _players(cls: type[Game], given: list[str] | None, x: str | None, o: str | None,
-             level: str) -> list[PlayerSpec]:
+             level: str, options: dict[str, Any]) -> list[PlayerSpec]:
     """One spec per seat, in seat order: `--player` repeated, or the `--x`/`--o`
-    shorthands of a two-player game, or by default a person against the AI."""
+    shorthands of a two-player game, or by default a person against the AI (as many AIs
+    as `--opt players=N` asks for). A game that takes a count gets it into `options`."""
     low, high = cls.player_count
+    count = options.get(COUNT_OPTION) if cls.takes_count() else None
     shorthand = x is not None or o is not None
     if given and shorthand:
         raise RulesError("give the players with --player or with --x/--o, not both")
@@ -301,10 +305,14 @@ def _players(cls: type[Game], given: list[str] | None, x: str | None, o: str | N
     elif shorthand:
         texts = [("--x", "human" if x is None else x), ("--o", "ai" if o is None else o)]
     else:
-        texts = [("--player", "human")] + [("--player", "ai")] * (low - 1)
+        texts = [("--player", "human")] + [("--player", "ai")] * ((count or low) - 1)
     if not low <= len(texts) <= high:
         raise RulesError(f"{cls.title} takes {_count(cls.player_count)}, not {len(texts)} "
                          "(give --player once per seat)")
+    if count is not None and count != len(texts):
+        raise RulesError(f"--opt {COUNT_OPTION}={count} but {len(texts)} players are given")
+    if cls.takes_count():
+        options[COUNT_OPTION] = len(texts)
     players = []
     for flag, text in texts:
         try:
@@ -423,8 +431,8 @@ def play(
     """Play a game in the terminal (everything is checked before the board opens)."""
     with _user_errors():
         cls = _game_class(game)
-        players = _players(cls, player, x, o, _level(level))
         options = _options(cls, opt)
+        players = _players(cls, player, x, o, _level(level), options)
         seed = _seed(cls, seed)
         control = (cls.offered_time_controls()[0] if clock is None
                    else TimeControl.parse(clock))
@@ -538,6 +546,11 @@ def perft(
         int | None,
         typer.Option(metavar="N", help="seed of a new game's random start [default: 0]"),
     ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", metavar="N",
+                     help="for a new game of a game for 2 or more players: how many play"),
+    ] = None,
 ) -> None:
     """Count the leaf positions at each depth: the move-generator test."""
     with _user_errors():
@@ -547,10 +560,18 @@ def perft(
         if joker and not cls.has_joker:
             raise RulesError(f"--joker: {cls.title} has no joker")
         options = _options(cls, opt)
+        if players is not None:
+            if not cls.takes_count():
+                raise RulesError(f"--players: {cls.title} takes {_count(cls.player_count)}")
+            if options.get(COUNT_OPTION, players) != players:
+                raise RulesError(f"--players {players} and --opt {COUNT_OPTION}="
+                                 f"{options[COUNT_OPTION]} disagree")
+            options.update(cls.parse_options({COUNT_OPTION: players}))
         seed = _seed(cls, seed)
         if position is not None:
             if options or seed is not None:
-                raise RulesError("--opt and --seed apply to a new game, not to --position")
+                raise RulesError("--opt, --players and --seed apply to a new game, not to "
+                                 "--position")
             from saves.store import load_position
 
             start = load_position(cls.name, position)

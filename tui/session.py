@@ -129,8 +129,14 @@ class Session:
         return self.label_of(self.participant_of(mark))
 
     def label_of(self, participant: int) -> str:
+        """The participant's label; numbered when others share it ("Human 1", "Human 2"),
+        so a match standing between people says who is who."""
         humans = sum(not p.is_ai for p in self.participants)
-        return self.participants[participant].label(only_human=humans == 1)
+        labels = [p.label(only_human=humans == 1) for p in self.participants]
+        label = labels[participant]
+        if labels.count(label) > 1:
+            label += f" {labels[:participant + 1].count(label)}"
+        return label
 
     @property
     def to_move(self) -> int:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ai.bits import popcount
+from ai.bits import below, mix_seed, next_random, popcount, ucb_pick
 
 SIZE = 10
 CLAIM = 1 << 16
@@ -184,21 +184,6 @@ def perft(w0: np.uint64, w1: np.uint64, mover: int, claimed: int, depth: int,
 
 
 # ----- random play-outs -----------------------------------------------------------------
-@njit(nogil=True, cache=True, inline="always")
-def next_random(s: np.uint64) -> np.uint64:
-    """xorshift64."""
-    s ^= s << np.uint64(13)
-    s ^= s >> np.uint64(7)
-    s ^= s << np.uint64(17)
-    return s
-
-
-@njit(nogil=True, cache=True, inline="always")
-def below(s: np.uint64, n: int) -> int:
-    """A number in [0, n) from the random state `s`."""
-    return np.int64(((s >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
 @njit(nogil=True, cache=True)
 def playout(w0: np.uint64, w1: np.uint64, s: np.uint64) -> tuple[int, np.uint64]:
     """Random play to the end from a position with empty cells: 1 if the player to move
@@ -266,16 +251,6 @@ def playout(w0: np.uint64, w1: np.uint64, s: np.uint64) -> tuple[int, np.uint64]
 
 # ----- the root's play-outs -----------------------------------------------------------------
 @njit(nogil=True, cache=True)
-def mix_seed(seed: np.uint64, i: int) -> np.uint64:
-    """A non-zero random state for play-out stream `i` of `seed` (splitmix64)."""
-    x = seed + np.uint64(i + 1) * np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    x ^= x >> np.uint64(31)
-    return x | ONE
-
-
-@njit(nogil=True, cache=True)
 def ucb_playouts(c0: np.ndarray, c1: np.ndarray, n: int, visits: np.ndarray,
                  wins: np.ndarray, count: int, seed: np.uint64, explore: float,
                  stop: np.ndarray) -> int:
@@ -290,15 +265,7 @@ def ucb_playouts(c0: np.ndarray, c1: np.ndarray, n: int, visits: np.ndarray,
     while done < count:
         if done & 63 == 0 and stop[0]:
             break
-        best, best_value = 0, -1.0
-        log_total = np.log(total + 1.0)
-        for i in range(n):
-            if visits[i] == 0:
-                best = i
-                break
-            value = wins[i] / visits[i] + explore * np.sqrt(log_total / visits[i])
-            if value > best_value:
-                best, best_value = i, value
+        best = ucb_pick(visits, wins, n, total, explore)
         r, s = playout(c0[best], c1[best], s)
         visits[best] += 1
         wins[best] += 1 - r  # the child's mover is the other side

@@ -99,9 +99,10 @@ def test_round_trip_match_in_its_last_game(game_name: str) -> None:
     """A match in its last game (the return game of a two-game match) keeps its results."""
     cls = get_game(game_name)
     rule = cls.match_rule
-    earlier = [finished(game_name, 10 + i).outcome for i in range(rule.length - 1)]
-    match = MatchState(rule, cls.player_count[0], rule.length - 1, earlier)
     game = random_position(game_name, 9, plies=5)
+    games = rule.games(game.players)
+    earlier = [finished(game_name, 10 + i).outcome for i in range(games - 1)]
+    match = MatchState(rule, game.players, games - 1, earlier)
     doc = loads(dumps(doc_from_game(game, seats(game.players), match=match)))
     assert doc.match == match and doc.match is not match
     assert doc.match.standing() == match.standing()
@@ -246,7 +247,7 @@ def test_wrong_fields_refused(game_name: str, changes: dict, words: str) -> None
 def test_match_block_checked_against_the_rule(game_name: str) -> None:
     game = random_position(game_name, 6, plies=6)
     n = game.players
-    length = get_game(game_name).match_rule.length
+    length = get_game(game_name).match_rule.games(n)
     cases = [
         ({"length": length, "index": length, "results": []}, f"'match.index' {length} is out"),
         ({"length": length, "index": -1, "results": []}, "'match.index' -1 is outside"),

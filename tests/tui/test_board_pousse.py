@@ -283,7 +283,7 @@ async def test_hot_seat_game_to_a_straight_by_keys() -> None:
         result = app.screen
         assert isinstance(result, ResultScreen)
         text = "\n".join(result.lines)
-        assert "Human wins as X" in text
+        assert "Human 1 wins as X" in text
         assert "X wins with 1 straight to 0" in text
         assert "Rule: more straights wins" in text
         assert "X 1 straight: row 1" in text and "O 0 straights" in text
@@ -304,7 +304,7 @@ async def test_hot_seat_game_lost_by_repetition_by_keys() -> None:
         result = app.screen
         assert isinstance(result, ResultScreen)
         text = "\n".join(result.lines)
-        assert "Human wins as O" in text
+        assert "Human 2 wins as O" in text
         assert "X repeated an earlier position and loses" in text
         assert "Rule: repeating a position loses for the mover" in text
 

@@ -45,7 +45,7 @@ def play_out(s: Session, rng: random.Random) -> None:
 def test_labels_and_the_participant_count() -> None:
     s = session((HUMAN, AI))
     assert s.label(0) == "You" and s.label(1) == "AI (easy)"
-    assert session().label(0) == "Human"
+    assert session().label(0) == "Human 1" and session().label(1) == "Human 2"  # apart
     assert session((PlayerSpec.human("Ann"), HUMAN)).label(0) == "Ann"
     with pytest.raises(ValueError, match="takes 2 players, not 3"):
         session((HUMAN, HUMAN, HUMAN))

@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets.select import InvalidSelectValueError
 
 from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, get_game
+from rules.base import COUNT_OPTION
 from tui.messages import OpenMenu, StartSession
 from tui.screens.common import KeyFooter, SizedScreen
 from tui.services import Services
@@ -21,7 +22,9 @@ from tui.session import Session
 
 PLAYER_CHOICES = [("Human", "human")] + [(f"AI ({level})", f"ai:{level}") for level in LEVELS]
 OTHER_SEATS = f"ai:{DEFAULT_LEVEL}"  # the first seat is a person's, the others the AI's
-COUNT_OPTION = "players"  # a game with a range of players takes the count as this option
+
+
+SETUP_CHROME = 10  # lines around the rows: title, padding, buttons, status, footer
 
 
 class SetupScreen(SizedScreen):
@@ -125,6 +128,17 @@ class SetupScreen(SizedScreen):
     def _show_seats(self, count: int) -> None:
         for seat in range(self.counts[-1]):
             self.query_one(f"#seat-{seat}").display = seat < count
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """Rows one line apart while they fit; packed when they would push Start off the
+        screen (many players at 80x24)."""
+        rows = sum(1 for row in self.query(".setup-row") if row.display)
+        spaced = 2 * rows + SETUP_CHROME
+        self.query_one("#setup-rows").set_class(spaced > self.app.size.height, "packed")
+
+    def on_resize(self) -> None:
+        self._fit_rows()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "player-count":
@@ -150,7 +164,7 @@ class SetupScreen(SizedScreen):
             options = {spec.name: self.query_one(f"#opt-{spec.name}", Select).value
                        for spec in self.cls.option_specs
                        if not (spec.name == COUNT_OPTION and len(self.counts) > 1)}
-            if len(self.counts) > 1 and any(s.name == COUNT_OPTION for s in self.cls.option_specs):
+            if self.cls.takes_count():
                 options[COUNT_OPTION] = count
             control = TimeControl.parse(str(self.query_one("#clock", Select).value))
             seed = None

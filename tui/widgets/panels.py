@@ -112,8 +112,11 @@ class EnginePanel(Static):
         self.update(Text(line, no_wrap=True, overflow="ellipsis"))
 
     def show_info(self, info: SearchResult, mover: str) -> None:
-        """Depth (or "exact" once solved), the score for `mover`, best move, speed, line."""
-        kind = "exact" if info.exact else f"depth {info.depth}"
+        """Depth (or "proven win/loss/draw" once solved), the score for `mover`, best move,
+        speed, line."""
+        kind = f"depth {info.depth}"
+        if info.exact:
+            kind = "proven " + ("win" if info.score > 0 else "loss" if info.score < 0 else "draw")
         line = " ".join(info.pv[:12]) if len(info.pv) > 1 else info.move_text
         # the best move on the second line: a from-to move ("c7 c5") would not fit the first
         self.update(Text(f"{kind}  {mover} eval {info.score:+d}\n"
