@@ -16,7 +16,7 @@ from rules.outcome import Outcome, Termination
 from rules.players import DEFAULT_LEVEL, LEVELS, PlayerError, PlayerSpec
 
 # The games, in menu order. Imported on first use so a contest program loads one game only.
-GAMES: tuple[str, ...] = ("pahtum", "loaps", "pillars", "pousse")
+GAMES: tuple[str, ...] = ("pahtum", "loaps", "pillars", "boxing", "pousse")
 
 
 def game_names() -> list[str]:

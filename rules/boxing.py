@@ -265,7 +265,8 @@ class Boxing(Game):
     time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 10.0),
                      TimeControl(ClockKind.MOVE, 30.0), TimeControl(ClockKind.GAME, 300.0))
     protocol = Protocol.STDIN
-    match_rule = PlainWins(length=2)  # the seed's stage 1: each side goes first once
+    match_rule = PlainWins(length=0)  # one game per player, each moving first once (the
+    # seed's stage 1 with two)
     moves_estimate = 15
     summary = (
         "2 to 8 players take turns, A first, on a 16x32 arena: a move marks one\n"
@@ -495,23 +496,23 @@ class Boxing(Game):
             return "the game is over"
         r, c, k = move
         below, past = r + k - HEIGHT, c + k - WIDTH
-        if below > 0 or past > 0:
+        if below > 0 or past > 0:  # short: the board has about 40 columns to say it
             where = []
             if below > 0:
-                where.append(f"{below} row{'s' if below > 1 else ''} below row P")
+                where.append(f"{below} row{'s' if below > 1 else ''}")
             if past > 0:
-                where.append(f"{past} column{'s' if past > 1 else ''} past column 32")
-            return f"the box leaves the arena: it reaches {' and '.join(where)}"
+                where.append(f"{past} column{'s' if past > 1 else ''}")
+            return f"off the arena by {' and '.join(where)}"
         bad = [(row, col) for row in range(r, r + k) for col in range(c, c + k)
                if self.board[row * WIDTH + col] != VACANT]
         if not bad:
             return None
         row, col = bad[0]
         char = self.board[row * WIDTH + col]
-        what = "an unusable cell (o)" if char == UNUSABLE else f"already marked {char}"
+        what = "unusable (o)" if char == UNUSABLE else f"marked {char}"
         more = len(bad) - 1
-        tail = f", and {more} more cell{'s' if more > 1 else ''} not vacant" if more else ""
-        return f"it covers {cell_name(row, col)}, {what}{tail}"
+        tail = f", {more} more used" if more else ""
+        return f"{cell_name(row, col)} is {what}{tail}"
 
     def play(self, move: Hashable) -> None:
         """As `Game.play`, but an illegal move's error says why it is illegal."""

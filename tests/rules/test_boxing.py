@@ -154,13 +154,11 @@ def test_the_seeds_partial_game_move_by_move() -> None:
 
 def test_the_partial_games_boxes_cannot_be_played_again() -> None:
     game = Boxing.new({"arena": "partial"})
-    with pytest.raises(MoveError, match=r"F3x9 is not legal: it covers F3, already marked A, "
-                                        r"and 80 more cells not vacant"):
+    with pytest.raises(MoveError, match=r"F3x9 is not legal: F3 is marked A, 80 more used$"):
         game.play_text("F3x9")
-    with pytest.raises(MoveError, match="it covers A1, an unusable cell"):
+    with pytest.raises(MoveError, match=r"A1 is unusable \(o\)"):
         game.play_text("A1x1")
-    with pytest.raises(MoveError, match=r"K1x2 is not legal: it covers K2, an unusable cell "
-                                        r"\(o\)$"):
+    with pytest.raises(MoveError, match=r"K1x2 is not legal: K2 is unusable \(o\)$"):
         game.play_text("K1x2")
     assert game.largest_box() == 5  # rows L-P below the 11x11
     game.play_text("L12x5")
@@ -185,24 +183,24 @@ def test_every_size_at_every_edge_and_corner() -> None:
             assert board.count("A") == k * k and twin.vacant == CELLS - k * k
             assert all(board[(r + i) * WIDTH + c + j] == "A" for i in range(k) for j in range(k))
         # one step further leaves the arena
-        for move, where in (((low + 1, 0, k), "1 row below row P"),
-                            ((0, right + 1, k), "1 column past column 32"),
-                            ((low + 1, right + 1, k), "1 row below row P and 1 column past")):
+        for move, where in (((low + 1, 0, k), "1 row$"),
+                            ((0, right + 1, k), "1 column$"),
+                            ((low + 1, right + 1, k), "1 row and 1 column$")):
             if move[0] < HEIGHT and move[1] < WIDTH:
                 assert not game.is_legal(move)
-                with pytest.raises(MoveError, match=f"leaves the arena: it reaches {where}"):
+                with pytest.raises(MoveError, match=f"off the arena by {where}"):
                     game.play(move)
     assert game.history == []
 
 
 def test_boxes_leaving_the_arena_say_how_far() -> None:
     game = empty()
-    with pytest.raises(MoveError, match=r"P32x16 is not legal: the box leaves the arena: it "
-                                        r"reaches 15 rows below row P and 15 columns past"):
+    with pytest.raises(MoveError, match=r"P32x16 is not legal: off the arena by 15 rows and 15 "
+                                        r"columns$"):
         game.play_text("P32x16")
-    with pytest.raises(MoveError, match="it reaches 2 columns past column 32"):
+    with pytest.raises(MoveError, match="off the arena by 2 columns$"):
         game.play_text("C30x5")
-    with pytest.raises(MoveError, match="it reaches 4 rows below row P$"):
+    with pytest.raises(MoveError, match="off the arena by 4 rows$"):
         game.play_text("N3x7")
     game.play_text("A17x16")  # the largest box, flush with the right edge
     assert game.largest_box() == 16
@@ -212,9 +210,9 @@ def test_unusable_cells_are_never_covered() -> None:
     game = Boxing.new({"arena": "sample"})
     legal = set(game.legal_moves())
     assert (2, 5, 1) not in legal and (1, 4, 2) not in legal  # C6 is unusable
-    with pytest.raises(MoveError, match="C6x1 is not legal: it covers C6, an unusable cell"):
+    with pytest.raises(MoveError, match=r"C6x1 is not legal: C6 is unusable \(o\)$"):
         game.play_text("C6x1")
-    with pytest.raises(MoveError, match=r"it covers K3, an unusable cell \(o\), and 5 more"):
+    with pytest.raises(MoveError, match=r"K3 is unusable \(o\), 5 more used$"):
         game.play_text("K3x3")
     game.play_text("A1x2")
     with pytest.raises(MoveError, match="it covers B2, already marked A$"):

@@ -174,7 +174,7 @@ async def test_the_picture_has_labels_unusable_cells_and_marks_by_player() -> No
         assert style_at(board, "E5").bgcolor == board.style("chequer-0").bgcolor
         board.locked = False
         await pilot.pause()
-        assert info(board) == "A1x1: it covers A1, already marked A"  # the cursor starts on A1
+        assert info(board) == "A1x1: A1 is marked A"  # the cursor starts on A1
 
 
 async def test_eight_players_marks_render_in_eight_distinct_colours() -> None:
@@ -215,7 +215,7 @@ async def test_a_box_over_a_used_cell_is_shown_illegal_and_enter_is_refused() ->
         board = app.board
         await go(pilot, board, "A7", "4")  # over B's A10x3
         reason = board.game.problem((0, 6, 4))
-        assert reason == "it covers A10, already marked B, and 2 more cells not vacant"
+        assert reason == "A10 is marked B, 2 more used"
         assert info(board) == f"A7x4: {reason}"
         assert board.info_text().style == board.style("bad")
         assert glyph(board, "B8") == "×" and glyph(board, "B10") == "B"
@@ -234,9 +234,9 @@ async def test_a_box_over_a_used_cell_is_shown_illegal_and_enter_is_refused() ->
         assert app.picked == [(0, 6, 3)]
         # an unusable cell in the way
         await go(pilot, board, "B5", "2")
-        assert info(board) == "B5x2: it covers C6, an unusable cell (o)"
+        assert info(board) == "B5x2: C6 is unusable (o)"
         await pilot.press("enter")
-        assert len(app.picked) == 1 and board.refusal == "B5x2: it covers C6, an unusable cell (o)"
+        assert len(app.picked) == 1 and board.refusal == "B5x2: C6 is unusable (o)"
 
 
 async def test_a_box_that_leaves_the_arena_says_where() -> None:
@@ -244,11 +244,10 @@ async def test_a_box_that_leaves_the_arena_says_where() -> None:
     async with app.run_test(size=SIZE) as pilot:
         board = app.board
         await go(pilot, board, "M30", "5")
-        assert info(board) == ("M30x5: the box leaves the arena: it reaches 1 row below row P "
-                               "and 2 columns past column 32")
+        assert info(board) == "M30x5: off the arena by 1 row and 2 columns"
         await pilot.press("enter")
         await pilot.pause()
-        assert app.picked == [] and board.refusal.startswith("M30x5: the box leaves the arena")
+        assert app.picked == [] and board.refusal.startswith("M30x5: off the arena")
         await pilot.press("left")  # arrows clear the refusal; the size stays
         assert board.refusal is None and board.size_k == 5
 
@@ -357,7 +356,7 @@ async def test_a_drag_from_corner_to_corner_marks_the_square_it_spans() -> None:
         await pilot.mouse_up(BoxingBoard, offset=spot(board, "C11"))
         await pilot.pause()
         assert len(app.picked) == 2 and board.box() == (1, 7, 4)
-        assert board.refusal == "B8x4: it covers B10, already marked B, and 3 more cells not vacant"
+        assert board.refusal == "B8x4: B10 is marked B, 3 more used"
 
 
 async def test_a_click_marks_the_current_size_there() -> None:

@@ -98,10 +98,11 @@ class BoxingBoard(GridBoard):
 
     BINDINGS: ClassVar = [
         Binding("enter,space", "play", "Mark", show=False),
-        Binding("plus,equals_sign", "grow", "Bigger", key_display="+"),
-        Binding("minus", "shrink", "Smaller", key_display="-"),
+        # two footer entries: the screen's own keys must fit 80 columns too
+        Binding("plus,equals_sign", "grow", "Size", key_display="+/-"),
+        Binding("minus", "shrink", "Smaller", show=False),
         Binding("m", "largest", "Largest"),
-        *(Binding(str(d), f"digit({d})", "Size", key_display="0-9", show=d == 1)
+        *(Binding(str(d), f"digit({d})", "Size", key_display="0-9", show=False)
           for d in range(10)),
     ]
 

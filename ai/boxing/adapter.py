@@ -1,0 +1,352 @@
+"""Boxing's adapter: play-outs at the root, exact Grundy endgames, the symmetry strategy.
+
+Depth 1 looks for a proven win that needs no search: a box that fills the rest, or the
+symmetry strategy (two players): when the vacant cells are the same under a half turn
+of the arena and its four centre cells are vacant, a box on the centre leaves a position
+where every box has a disjoint mirror image, so the mover answers each box with its
+mirror and makes the last move; when the vacant cells are that, plus one box, that box
+is the win. Then it shares play-outs among the root's moves by UCB1.
+
+Depth 2 (two players) values every move exactly where it can: the position after a
+move is a sum of regions, each solved by `grundy` when it has at most the budget's
+`cap` cells; a move to 0 is a proven win, one to a non-zero value a proven loss. A win
+plays the winning box with the most cells (more of our marks, our score); a lost
+position plays the move that leaves the fewest winning replies. When some moves stay
+unknown the play-outs choose among them (a proven loss is never played while another
+move is left). Later depths double the play-outs.
+
+Every player count avoids handing the next player the rest in one box when it can.
+With more than two players the play-outs alone choose: each counts the games it wins.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ai.adapter import Adapter, Depth
+from ai.boxing import grundy as G
+from ai.boxing import kernels as K
+from ai.boxing import playouts as P
+from ai.engine import Budget
+from rules import Game
+from rules.boxing import CELLS, HEIGHT, WIDTH, Boxing
+
+TT_BITS = 22  # 4 Mi shapes: 32 MiB of keys, 8 MiB of values
+PROVEN = 1000  # a proven win; play-out scores are 1000 * p - 500
+PER_MOVE = 2  # depth 1's play-outs per candidate
+MAX_POOL = 400  # candidates for the play-outs: the largest boxes when there are more
+EXPLORE = 0.5
+NODES_PER_SECOND = 100_000  # new regions `grundy` solves a second (measured: 5x5 square
+# 261,010 in 1.6 s)
+SOLVE_SHARE = 0.5  # of the budget for depth 2's exact solves
+# Regions solved exactly up to this many cells, by budget seconds: a compact 25-cell
+# region takes about 250,000 new regions, a 16-cell one about 1,000.
+CAPS = ((1.0, 26), (0.25, 24), (0.1, 22), (0.0, 18))
+CENTRE = ((HEIGHT // 2 - 1, WIDTH // 2 - 1), (HEIGHT // 2 - 1, WIDTH // 2),
+          (HEIGHT // 2, WIDTH // 2 - 1), (HEIGHT // 2, WIDTH // 2))
+
+
+def cap_for(seconds: float) -> int:
+    for limit, cells in CAPS:
+        if seconds >= limit:
+            return cells
+    return CAPS[-1][1]
+
+
+def mirror(rows: list[int]) -> list[int]:
+    """The row masks turned half a turn about the arena's centre."""
+    return [int(f"{rows[HEIGHT - 1 - r]:032b}"[::-1], 2) for r in range(HEIGHT)]
+
+
+def symmetry_win(rows: list[int]) -> tuple[int, int, int] | None:
+    """A box that wins by the symmetry strategy (two players), or None: a centre box when
+    the vacant cells are symmetric with the four centre cells vacant (the largest such
+    box), or the one box whose removal leaves them symmetric with a centre cell used."""
+    turned = mirror(rows)
+    extra = [a & ~b for a, b in zip(rows, turned, strict=True)]
+    if not any(extra):
+        if not all(rows[r] >> c & 1 for r, c in CENTRE):
+            return None
+        best = None
+        for k in range(2, K.MAX_BOX + 1, 2):
+            r, c = HEIGHT // 2 - k // 2, WIDTH // 2 - k // 2
+            mask = ((1 << k) - 1) << c
+            if all(rows[i] & mask == mask for i in range(r, r + k)):
+                best = (r, c, k)
+            else:
+                break
+        return best
+    used = [r for r in range(HEIGHT) if extra[r]]
+    top, k = used[0], len(used)
+    bits = extra[top]
+    if used[-1] - top + 1 != k or any(extra[r] != bits for r in used) or bits.bit_count() != k:
+        return None
+    col = (bits & -bits).bit_length() - 1
+    if bits >> col != (1 << k) - 1:
+        return None
+    rest = [a & b for a, b in zip(rows, turned, strict=True)]
+    if all(rest[r] >> c & 1 for r, c in CENTRE):
+        return None  # the other would take the centre
+    return top, col, k
+
+
+@dataclass
+class Position:
+    game: Boxing
+    players: int
+    codes: np.ndarray  # every legal move
+    kids: np.ndarray  # the position after each
+    left: np.ndarray  # its vacant cells
+    pool: np.ndarray  # indices of the candidates: no box that hands over a finish (unless
+    # every box does), the MAX_POOL largest
+    visits: np.ndarray  # UCB1's play-outs and our wins per pool entry
+    wins: np.ndarray
+    budget: Budget = field(default_factory=lambda: Budget(1.0))
+    win: int = -1  # index (in codes) of a proven win
+    lost: bool = False  # proven: every move loses against perfect play
+    losing: np.ndarray | None = None  # per pool entry: a proven loss
+    best: int = -1  # index (in codes) of the last depth's choice
+    seed: int = 0
+
+    @property
+    def n(self) -> int:
+        return len(self.pool)
+
+
+class BoxingAdapter(Adapter):
+    game_class = Boxing
+    # Per move; the contest gives 1 s a move.
+    levels = {
+        "easy": Budget(seconds=0.05, max_depth=2, noise=150),
+        "medium": Budget(seconds=0.1, max_depth=4),
+        "hard": Budget(seconds=0.25),
+        "max": Budget(seconds=1.0),
+    }
+    bench_budget = Budget(seconds=3600.0, max_depth=6)
+
+    def __init__(self, tt_bits: int = TT_BITS) -> None:
+        self.tables = G.new_tables(tt_bits)
+        self.tables[0].fill(0)  # touch the pages now, not in the first search's time
+        self.regions = np.zeros((512, HEIGHT), np.uint64)
+        self.codes = np.zeros(K.MAX_MOVES, np.int64)
+        self.rng = random.Random(1)
+
+    # ----- search -------------------------------------------------------------
+    def load(self, game: Game) -> Position:
+        assert isinstance(game, Boxing)
+        rows = K.row_masks(game.rows)
+        n = K.box_codes(rows, self.codes)
+        codes = self.codes[:n].copy()
+        kids = np.zeros((n, HEIGHT), np.uint64)
+        left = np.zeros(n, np.int64)
+        K.children(rows, codes, n, kids, left)
+        gives = np.array([P.rest_is_one_box(kids[i], left[i]) for i in range(n)], bool)
+        pool = np.flatnonzero(~gives)
+        if pool.size == 0:
+            pool = np.arange(n)
+        if pool.size > MAX_POOL:  # box_codes lists by size: the largest are last
+            pool = pool[-MAX_POOL:]
+        pool = pool[::-1].copy()  # the largest first
+        pos = Position(game, game.players, codes, kids, left, pool,
+                       np.zeros(pool.size, np.int64), np.zeros(pool.size, np.float64),
+                       seed=hash(tuple(game.rows)) & 0xFFFFFFFF)
+        full = np.flatnonzero(left == 0)
+        if full.size:
+            pos.win = int(full[0])
+        elif game.players == 2 and (box := symmetry_win(list(game.rows))) is not None:
+            pos.win = int(np.flatnonzero(codes == K.encode(*box))[0])
+        return pos
+
+    def root_moves(self, pos: Position) -> list[int]:
+        order = [int(pos.codes[i]) for i in pos.pool]
+        if pos.best >= 0:
+            first = int(pos.codes[pos.best])
+            if first in order:
+                order.remove(first)
+            order.insert(0, first)
+        return order
+
+    def candidates(self, pos: Position) -> list[int]:
+        if pos.win >= 0:
+            return [int(pos.codes[pos.win])]
+        if pos.losing is not None and not pos.losing.all():
+            return [int(pos.codes[i]) for i, bad in zip(pos.pool, pos.losing, strict=True)
+                    if not bad]
+        return [int(pos.codes[i]) for i in pos.pool]
+
+    def next_depth(self, pos: Position, depth: int, budget: Budget) -> int | None:
+        pos.budget = budget
+        if depth >= 1 and (pos.win >= 0 or pos.lost or pos.n == 1):
+            return None
+        return depth + 1 if depth < min(budget.max_depth, 30) else None
+
+    def search_depth(self, pos: Position, depth: int, stop: np.ndarray,
+                     all_scores: bool) -> Depth:
+        if pos.win >= 0:
+            return self._done(pos, pos.win, PROVEN, 1, all_scores)
+        if depth == 2 and pos.players == 2 and pos.losing is None:
+            return self._solve(pos, stop, all_scores)
+        if pos.n == 1:
+            return self._done(pos, int(pos.pool[0]), 0, 1, all_scores)
+        if all_scores:
+            scores = self._fixed_scores(pos, depth, stop)
+            if scores is None:
+                return Depth(-1, 0, completed=False)
+            best = int(np.argmax(scores))
+            return self._done(pos, int(pos.pool[best]), int(scores[best]), pos.n, True,
+                              scores)
+        count = PER_MOVE * pos.n << max(0, depth - 2)
+        done = P.ucb_playouts(pos.kids[pos.pool], pos.n, pos.players, pos.visits, pos.wins,
+                              count, np.uint64(self.rng.getrandbits(63)), EXPLORE, stop)
+        if done < count:
+            return Depth(-1, 0, completed=False, nodes=done)
+        return self._done(pos, *self._most_played(pos), done, False, self._ucb_scores(pos))
+
+    def _ucb_scores(self, pos: Position) -> np.ndarray:
+        scores = np.round(1000 * pos.wins / np.maximum(pos.visits, 1)) - 500
+        if pos.losing is not None:
+            scores[pos.losing] = -PROVEN
+        return scores
+
+    def _most_played(self, pos: Position) -> tuple[int, int]:
+        """The candidate with the most play-outs (a proven loss only when all are), its
+        index in codes and score."""
+        rank = pos.visits * 1e6 + pos.wins / np.maximum(pos.visits, 1)
+        if pos.losing is not None and not pos.losing.all():
+            rank = np.where(pos.losing, -1.0, rank)
+        best = int(np.argmax(rank))
+        return int(pos.pool[best]), int(self._ucb_scores(pos)[best])
+
+    def _fixed_scores(self, pos: Position, depth: int, stop: np.ndarray) -> np.ndarray | None:
+        """Every candidate's score from the same number of play-outs each, seeded by the
+        position and the depth."""
+        each = PER_MOVE << max(0, depth - 1)
+        wins = np.zeros(pos.n, np.float64)
+        if not P.fixed_playouts(pos.kids[pos.pool], pos.n, pos.players, each,
+                                np.uint64(pos.seed + depth), wins, stop):
+            return None
+        scores = np.round(1000 * wins / each) - 500
+        if pos.losing is not None:
+            scores[pos.losing] = -PROVEN
+        return scores
+
+    def _solve(self, pos: Position, stop: np.ndarray, all_scores: bool) -> Depth:
+        """Depth 2 (two players): the exact value of every move whose position fits the
+        cap; a proven win or loss when they settle it."""
+        keys, vals, frames, codes, nn, ii, seen, fkeys, stats = self.tables
+        stats[:] = 0
+        cap = cap_for(pos.budget.seconds)
+        limit = max(1000, int(NODES_PER_SECOND * SOLVE_SHARE * pos.budget.seconds))
+        values = np.full(len(pos.codes), G.UNKNOWN, np.int64)
+        for i in range(len(pos.codes)):
+            values[i] = G.position_xor(pos.kids[i], cap, keys, vals, frames, codes, nn, ii,
+                                       seen, fkeys, stats, stop, limit - int(stats[0]),
+                                       self.regions)
+            if stop[0]:
+                return Depth(-1, 0, completed=False, nodes=int(stats[0]))
+        nodes = int(stats[0])
+        pos.losing = values[pos.pool] > 0
+        wins = np.flatnonzero(values == 0)
+        if wins.size:  # the most cells: box_codes lists by size
+            pos.win = int(wins[-1])
+            return self._done(pos, pos.win, PROVEN, nodes, all_scores)
+        if (values != G.UNKNOWN).all():
+            pos.lost = True
+            return self._done(pos, self._hardest(pos, stop), -PROVEN, nodes, all_scores)
+        if all_scores:
+            scores = self._fixed_scores(pos, 2, stop)
+            if scores is None:
+                return Depth(-1, 0, completed=False, nodes=nodes)
+            best = int(np.argmax(scores))
+            return self._done(pos, int(pos.pool[best]), int(scores[best]), nodes, True, scores)
+        best, score = self._most_played(pos)
+        return self._done(pos, best, score, nodes, False, self._ucb_scores(pos))
+
+    def _hardest(self, pos: Position, stop: np.ndarray) -> int:
+        """In a lost position, the move whose position leaves the fewest winning replies
+        (as a share of the replies); the larger box on ties. The best so far at the
+        deadline."""
+        keys, vals = self.tables[0], self.tables[1]
+        best, best_rank = int(pos.pool[0]), (2.0, 0)
+        for i in pos.pool:
+            if stop[0]:
+                break
+            found, moves = G.replies_to_zero(pos.kids[i], keys, vals, self.regions, self.codes)
+            share = found / moves if found >= 0 and moves else 1.0
+            rank = (share, -(int(pos.codes[i]) >> 16))
+            if rank < best_rank:
+                best, best_rank = int(i), rank
+        return best
+
+    def _done(self, pos: Position, best: int, score: int, nodes: int, all_scores: bool,
+              scores: np.ndarray | None = None) -> Depth:
+        if not all_scores:
+            pos.best = best
+        code = int(pos.codes[best])
+        values = {}
+        if scores is not None:
+            values = {int(pos.codes[i]): float(s) for i, s in zip(pos.pool, scores, strict=True)}
+        values[code] = float(score)
+        return Depth(code, score, completed=True, exact=abs(score) >= PROVEN,
+                     nodes=max(nodes, 1), scores=values)
+
+    def proven(self, pos: Position, depth: int, score: float) -> bool:
+        return abs(score) >= PROVEN
+
+    def pv(self, pos: Position, move: int, depth: int) -> list[int]:
+        return [move]
+
+    def to_move(self, pos: Position, code: int) -> tuple[int, int, int]:
+        return K.decode(code)
+
+    # ----- tools --------------------------------------------------------------
+    def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
+        assert isinstance(game, Boxing)
+        counts = K.perft(K.row_masks(game.rows), depth)
+        return [int(c) for c in counts[:depth]]
+
+    def scratch(self) -> BoxingAdapter:
+        return BoxingAdapter(tt_bits=12)
+
+    def warm_up_searches(self) -> list[tuple[Game, Budget]]:
+        game = Boxing.new({"arena": "partial"})
+        small = game.copy()
+        rng = random.Random(1)
+        while small.vacant > 60:
+            small.play(max(small.legal_moves(), key=lambda m: (m[2], rng.random())))
+        three = Boxing.new({"arena": "sample", "players": 3})
+        # a lost endgame (two mirrored single cells): the search picks the hardest move
+        lost = Boxing(start="-" + "o" * (CELLS - 2) + "-")
+        return [(game, Budget(seconds=60.0, max_depth=1)),
+                (lost, Budget(seconds=60.0, max_depth=2)),
+                (game, Budget(seconds=60.0, max_depth=1, noise=50)),
+                (small, Budget(seconds=60.0, max_depth=3)),
+                (three, Budget(seconds=60.0, max_depth=1))]
+
+    def bench_positions(self) -> list[Game]:
+        """The seed's partial game, its sample arena, and two seeded random arenas after
+        4 and 8 greedy moves."""
+        games: list[Game] = [Boxing.new({"arena": "partial"}), Boxing.new({"arena": "sample"})]
+        for seed, plies in ((1, 4), (2, 8)):
+            game = Boxing.new(seed=seed)
+            rng = random.Random(seed)
+            for _ in range(plies):
+                game.play(rng.choice(game.greedy_moves()))
+            games.append(game)
+        return games
+
+    def bench_endgames(self) -> tuple[list[Game], float]:
+        """10 seeded random arenas played greedily down to 70 vacant cells or fewer, each to
+        be solved within the `hard` budget."""
+        games: list[Game] = []
+        for seed in range(10):
+            game = Boxing.new(seed=seed)
+            rng = random.Random(seed)
+            while game.vacant > 70:
+                game.play(rng.choice(game.greedy_moves()))
+            if not game.is_over:
+                games.append(game)
+        return games, self.levels["hard"].seconds

@@ -1,0 +1,165 @@
+"""Boxing play-outs for any number of players: the game played to its end at random.
+
+A play-out move is a box of a random size (the largest that fits half the time, else
+1 to the largest, uniformly) at a random place among the boxes of that size; it is drawn
+again (a few times) when it would leave the next player the rest in one box. Whoever
+can fill the rest in one box does. So play-outs move about like a greedy player and last
+tens of moves, not hundreds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ai.bits import below, mix_seed, next_random, popcount, ucb_pick
+from ai.boxing.kernels import HEIGHT, MAX_BOX, SIDE, ZERO, next_level, vacant
+
+RETRIES = 4  # draws per move before a box that hands over a finish is accepted
+
+
+@njit(nogil=True, cache=True)
+def all_levels(rows: np.ndarray, lev: np.ndarray) -> int:
+    """Level k of the boxes into `lev[k]` (bit c of row r: the k x k box at (r, c) is
+    vacant) for every k that has one; the largest such k (0 when none)."""
+    for r in range(HEIGHT):
+        lev[1, r] = rows[r]
+    any_bit = ZERO
+    for r in range(HEIGHT):
+        any_bit |= rows[r]
+    if any_bit == ZERO:
+        return 0
+    k = 1
+    while k < MAX_BOX:
+        for r in range(HEIGHT):
+            lev[k + 1, r] = lev[k, r]
+        if not next_level(lev[k + 1], HEIGHT - k + 1):
+            break
+        for r in range(HEIGHT - k, HEIGHT):
+            lev[k + 1, r] = ZERO
+        k += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def rest_is_one_box(rows: np.ndarray, left: int) -> bool:
+    """Whether the `left` vacant cells of `rows` form one square box (the mover then
+    fills them and wins)."""
+    if left == 0:
+        return False
+    side = 1
+    while side * side < left:
+        side += 1
+    if side * side != left:
+        return False
+    first = -1
+    bits = ZERO
+    used = 0
+    for r in range(HEIGHT):
+        if rows[r] != ZERO:
+            if first < 0:
+                first, bits = r, rows[r]
+            elif rows[r] != bits or r != first + used:
+                return False
+            used += 1
+    if used != side or popcount(bits) != side:
+        return False
+    low = bits & (ZERO - bits)
+    return (bits + low) & bits == ZERO  # one run of bits
+
+
+@njit(nogil=True, cache=True)
+def pick(lev: np.ndarray, k: int, s: np.uint64) -> tuple[int, int, np.uint64]:
+    """A uniformly chosen box of level k: its row and column, and the random state."""
+    total = 0
+    for r in range(HEIGHT):
+        total += popcount(lev[k, r])
+    s = next_random(s)
+    i = below(s, total)
+    for r in range(HEIGHT):
+        n = popcount(lev[k, r])
+        if i < n:
+            m = lev[k, r]
+            for _ in range(i):
+                m &= m - np.uint64(1)
+            return r, np.int64(trailing_zeros(m)), s
+        i -= n
+    return -1, -1, s
+
+
+@njit(nogil=True, cache=True)
+def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
+            work: np.ndarray) -> tuple[int, np.uint64]:
+    """Play `rows` (not full) to the end: the winner, counted in moves from the player to
+    move (0: that player), and the random state after."""
+    for r in range(HEIGHT):
+        work[r] = rows[r]
+    left = vacant(work)
+    turn = 0
+    while True:
+        kmax = all_levels(work, lev)
+        if kmax * kmax == left:
+            return turn, s  # the rest is one box: the mover fills it
+        for attempt in range(RETRIES):
+            s = next_random(s)
+            k = kmax if s & np.uint64(1) else 1 + below(s, kmax)
+            row, col, s = pick(lev, k, s)
+            mask = SIDE[k] << np.uint64(col)
+            for r in range(row, row + k):
+                work[r] &= ~mask
+            if attempt == RETRIES - 1 or not rest_is_one_box(work, left - k * k):
+                break
+            for r in range(row, row + k):  # it hands the next player a finish: undo
+                work[r] |= mask
+        left -= k * k
+        turn += 1
+        if turn == players:
+            turn = 0
+
+
+@njit(nogil=True, cache=True)
+def ucb_playouts(kids: np.ndarray, n: int, players: int, visits: np.ndarray,
+                 wins: np.ndarray, count: int, seed: np.uint64, explore: float,
+                 stop: np.ndarray) -> int:
+    """`count` play-outs shared among the root's `n` children (positions after our move,
+    none full) by UCB1, adding to `visits` and `wins` (our wins); how many ran before
+    `stop` was set."""
+    lev = np.zeros((MAX_BOX + 1, HEIGHT), np.uint64)
+    work = np.zeros(HEIGHT, np.uint64)
+    s = mix_seed(seed, 0)
+    total = 0
+    for i in range(n):
+        total += visits[i]
+    done = 0
+    while done < count:
+        if done & 15 == 0 and stop[0]:
+            break
+        best = ucb_pick(visits, wins, n, total, explore)
+        w, s = playout(kids[best], players, s, lev, work)
+        visits[best] += 1
+        if (w + 1) % players == 0:  # the child's mover is the next player
+            wins[best] += 1
+        total += 1
+        done += 1
+    return done
+
+
+@njit(nogil=True, cache=True)
+def fixed_playouts(kids: np.ndarray, n: int, players: int, each: int, seed: np.uint64,
+                   wins: np.ndarray, stop: np.ndarray) -> bool:
+    """`each` play-outs of every child, child i's from its own stream of `seed` (so a
+    child's score does not depend on the others); False if `stop` cut it short."""
+    lev = np.zeros((MAX_BOX + 1, HEIGHT), np.uint64)
+    work = np.zeros(HEIGHT, np.uint64)
+    for i in range(n):
+        if stop[0]:
+            return False
+        s = mix_seed(seed, i)
+        won = 0
+        for _ in range(each):
+            w, s = playout(kids[i], players, s, lev, work)
+            if (w + 1) % players == 0:
+                won += 1
+        wins[i] = won
+    return True
