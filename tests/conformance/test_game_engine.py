@@ -268,7 +268,7 @@ def test_strength_matches_follow_the_match_rule(game_name: str) -> None:
     tally = run_matches(game_name, greedy_player(game_name, rng), others, 2, seed=5,
                         log=lambda line: None)
     assert tally.played == 2
-    assert len(tally.results) == 2 * cls.match_rule.length
+    assert len(tally.results) == 2 * cls.match_rule.games(len(others) + 1)
     a, b = tally.standing
     assert a >= b
 

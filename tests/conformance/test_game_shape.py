@@ -33,7 +33,7 @@ def test_the_declaration_is_complete(game_name: str) -> None:
     controls = cls.offered_time_controls()
     assert cls.clock in controls and TimeControl.none() in controls
     assert isinstance(cls.protocol, Protocol)
-    assert isinstance(cls.match_rule, MatchRule) and cls.match_rule.length >= 1
+    assert isinstance(cls.match_rule, MatchRule) and cls.match_rule.games(low) >= 1
     for spec in cls.option_specs:
         assert spec.parse(spec.default) == spec.default
         game = cls.new({spec.name: spec.default}, seed=1)

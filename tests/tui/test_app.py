@@ -30,7 +30,7 @@ from tui.widgets.boards.grid import GridBoard
 SIZE = (80, 24)
 HUMAN = PlayerSpec.human()
 MOVE_10 = TimeControl(ClockKind.MOVE, 10.0)
-MATCH_GAMES = [n for n in game_names() if get_game(n).match_rule.length > 1]
+MATCH_GAMES = [n for n in game_names() if get_game(n).match_rule.games(2) > 1]
 
 
 @pytest.fixture(autouse=True)

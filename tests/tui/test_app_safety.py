@@ -30,8 +30,8 @@ from tui.widgets.panels import EnginePanel
 SIZE = (80, 24)
 FIRST = game_names()[0]
 MOVE_30 = TimeControl(ClockKind.MOVE, 30.0)
-ONE_GAME = [n for n in game_names() if get_game(n).match_rule.length == 1]
-MATCHES = [n for n in game_names() if get_game(n).match_rule.length > 1]
+ONE_GAME = [n for n in game_names() if get_game(n).match_rule.games(2) == 1]
+MATCHES = [n for n in game_names() if get_game(n).match_rule.games(2) > 1]
 
 
 def end_by_fault(screen: GameScreen) -> None:
