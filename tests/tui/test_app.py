@@ -635,22 +635,23 @@ async def test_a_match_rotates_the_seats_and_ends_with_the_rules_standing(
     rule = cls.match_rule
     names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][:cls.player_count[0]]
     people = [PlayerSpec.human(n) for n in names]
+    games = rule.games(len(names))
     app = app_for(match_game, people)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         start = screen.session.game.start_native()
         rng = random.Random(3)
-        for g in range(rule.length):
+        for g in range(games):
             s = screen.session
             assert app.screen is screen and s.game_number == g + 1
-            assert f"game {g + 1} of {rule.length}" in screen.title_line[0]
+            assert f"game {g + 1} of {games}" in screen.title_line[0]
             assert [s.label(m) for m in range(s.players)] == [
                 names[(m - g) % len(names)] for m in range(s.players)]
             assert s.game.history == [] and s.game.start_native() == start
             await finish_game(pilot, screen, rng)
             assert isinstance(app.screen, ResultScreen)
-            if g + 1 < rule.length:
-                label = "Return game" if rule.length == 2 else "Next game"
+            if g + 1 < games:
+                label = "Return game" if games == 2 else "Next game"
                 assert str(app.screen.query_one("#next").label) == label
                 await pilot.click("#next")
                 await pilot.pause()
