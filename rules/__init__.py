@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, RulesError
+from rules.base import (
+    Game,
+    MalformedReply,
+    MoveError,
+    OptionSpec,
+    PositionError,
+    Protocol,
+    RulesError,
+)
 from rules.clock import Clock, ClockKind, TimeControl
 from rules.match import MatchPoints, MatchRule, MatchState, PlainWins, SumOfMargins, SumOfPoints
 from rules.outcome import Outcome, Termination
@@ -40,7 +48,8 @@ def get_game(name: str) -> type[Game]:
 
 __all__ = [
     "DEFAULT_LEVEL", "GAMES", "LEVELS", "Clock", "ClockKind", "Game", "MatchPoints", "MatchRule",
-    "MatchState", "MoveError", "OptionSpec", "Outcome", "PlainWins", "PlayerError", "PlayerSpec",
+    "MalformedReply", "MatchState", "MoveError", "OptionSpec", "Outcome", "PlainWins",
+    "PlayerError", "PlayerSpec",
     "PositionError", "Protocol", "RulesError", "SumOfMargins", "SumOfPoints", "Termination",
     "TimeControl", "canonical_name", "game_names", "get_game",
 ]

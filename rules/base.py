@@ -13,14 +13,14 @@ import copy as _copy
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from random import Random
 from typing import Any, ClassVar
 
 from rules.clock import TimeControl
 from rules.match import MatchRule, PlainWins
-from rules.outcome import FORFEITS, Outcome, Termination
+from rules.outcome import FORFEITS, OUTPUT_KEPT, Outcome, Termination
 
 Move = Hashable
 COUNT_OPTION = "players"  # a game with a range of players takes the count as this option
@@ -36,6 +36,11 @@ class MoveError(RulesError):
 
 class PositionError(RulesError):
     """A native position or option set that is malformed or impossible."""
+
+
+class MalformedReply(RulesError):
+    """A contest program's answer that is no move at all (the jury's "malformed" fault);
+    an answer that is a move but not a legal one raises MoveError."""
 
 
 class Protocol(StrEnum):
@@ -270,11 +275,13 @@ class Game(ABC):
         """The result once the game is over (a forfeit first), else None."""
         return self.ended if self.ended is not None else self.natural_outcome()
 
-    def forfeit(self, player: int, kind: Termination, reason: str) -> Outcome:
+    def forfeit(self, player: int, kind: Termination, reason: str, fault: str | None = None,
+                output: str | None = None) -> Outcome:
         """End the game because `player` ran out of time or faulted; it loses.
 
         Every other player wins; the points stay as the board has them. Games
-        whose rules score a forfeit otherwise override `forfeit_outcome`.
+        whose rules score a forfeit otherwise override `forfeit_outcome`. A
+        program's fault names its kind and keeps the program's output.
         """
         if kind not in FORFEITS:
             raise RulesError(f"{kind.value} is not a forfeit")
@@ -282,7 +289,11 @@ class Game(ABC):
             raise MoveError("the game is over")
         if not 0 <= player < self.players:
             raise RulesError(f"there is no player {player + 1}")
-        self.ended = self.forfeit_outcome(player, kind, reason)
+        outcome = self.forfeit_outcome(player, kind, reason)
+        if fault is not None or output is not None:
+            outcome = replace(outcome, fault=fault,
+                              output=None if output is None else output[:OUTPUT_KEPT])
+        self.ended = outcome
         return self.ended
 
     def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
@@ -344,6 +355,11 @@ class Game(ABC):
         """The game set up by the jury's first `session_header_lines` lines."""
         return cls.from_native("".join(line + "\n" for line in lines))
 
+    def session_header(self) -> list[str]:
+        """The lines that set up this game for a whole-game program (the inverse of
+        `from_session_header`): the first lines of the start's native text."""
+        return self.start_native().splitlines()[: self.session_header_lines]
+
     def session_move_text(self, move: Move) -> str:
         """The move as the program writes it in a whole-game session."""
         return self.move_text(move)
@@ -368,6 +384,53 @@ class Game(ABC):
         """
         self.play(move)
         return self.to_native()
+
+    # ----- the jury: Arena hosting another contest program -------------------------------
+    def contest_args(self) -> list[str]:
+        """The arguments a one-move contest program is given for this position (the
+        inverse of `contest_position`'s; Boxing's mark). None by default."""
+        return []
+
+    def relayed_move_text(self, move: Move) -> str:
+        """A move as the whole-game jury passes it on to the other program (Pillars drops
+        the joker's `!`)."""
+        return self.session_move_text(move)
+
+    def jury_move(self, output: str) -> Move:
+        """The move in a one-move program's whole output for this position: MalformedReply
+        if it is no move (or more follows it), MoveError if the move is not legal here.
+
+        By default (`contest_reply` printing the new position) the output must be this
+        position with one legal move played, in native format."""
+        try:
+            after = type(self).from_native(output)
+        except RulesError as err:
+            raise MalformedReply(f"not a {self.title} position: {err}") from None
+        wanted = after.to_native()
+        for move in self.legal_moves():
+            self._apply(move)
+            reached = self.to_native()
+            self._unapply(move)
+            if reached == wanted:
+                return move
+        raise MoveError("that position is not this one with one legal move played")
+
+    def jury_line_move(self, output: str) -> Move:
+        """The move of a program that answers one line: exactly one line holding a move
+        (surrounding spaces and a missing last newline are forgiven)."""
+        lines = output.splitlines()
+        if not lines or not lines[0].strip():
+            raise MalformedReply("no move: the first line is empty" if lines else "no output")
+        if len(lines) > 1:
+            raise MalformedReply(f"output after the move: {len(lines) - 1} more "
+                                 f"line{'s' if len(lines) > 2 else ''}")
+        try:
+            move = self.parse_move(lines[0])
+        except MoveError as err:
+            raise MalformedReply(str(err)) from None
+        if not self.is_legal(move):
+            raise MoveError(f"{self.move_text(move)} is not a legal move here")
+        return move
 
     def play_text(self, text: str) -> Move:
         move = self.parse_move(text)

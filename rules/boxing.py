@@ -23,7 +23,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MalformedReply, MoveError, OptionSpec, PositionError, Protocol, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import PlainWins
 from rules.outcome import Outcome, Termination
@@ -382,6 +382,40 @@ class Boxing(Game):
             raise PositionError(f"the options say {excerpt(options.get('players'))} players "
                                 f"but list {game.players} marks")
         return game
+
+    def contest_args(self) -> list[str]:
+        """`prog A`: the mark to play."""
+        return [self.seat_marks[self.to_move]]
+
+    def jury_move(self, output: str) -> BoxMove:
+        """The box the program marked: its output must be this arena with one box of the
+        mover's mark more (MalformedReply if it is no arena, MoveError if the change is
+        not one legal box)."""
+        try:
+            cells = parse_arena(output)
+        except PositionError as err:
+            raise MalformedReply(f"not an arena: {err}") from None
+        mark = self.seat_marks[self.to_move]
+        changed = [i for i in range(CELLS) if cells[i] != self.board[i]]
+        if not changed:
+            raise MoveError("the arena is unchanged: no box was marked")
+        for i in changed:
+            r, c = divmod(i, WIDTH)
+            if self.board[i] != VACANT:
+                raise MoveError(f"{cell_name(r, c)} was {self.board[i]!r} and became "
+                                f"{cells[i]!r}: only vacant cells may be marked")
+            if cells[i] != mark:
+                raise MoveError(f"{cell_name(r, c)} was marked {cells[i]!r}, not {mark!r}")
+        rows = [i // WIDTH for i in changed]
+        cols = [i % WIDTH for i in changed]
+        top, left = min(rows), min(cols)
+        size = max(rows) - top + 1
+        if max(cols) - left + 1 != size or len(changed) != size * size:
+            raise MoveError(f"the {len(changed)} marked cells are not one square box")
+        move = (top, left, size)
+        if not self.is_legal(move):
+            raise MoveError(f"{self.move_text(move)} is not a legal move here")
+        return move
 
     def contest_idle_reply(self) -> str | None:
         """An arena with no vacant cell is copied unchanged (the seed's rule)."""

@@ -106,6 +106,8 @@ class Clock:
 
     control: TimeControl
     used: list[float] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)  # the seconds each move took, in
+    # order (a replay shows the clocks as they stood at each move); empty if not recorded
 
     @classmethod
     def start(cls, control: TimeControl, players: int) -> Clock:
@@ -153,5 +155,26 @@ class Clock:
             share = left
         return max(0.01, min(wanted, share * SAFETY_SHARE - SAFETY_SECONDS))
 
+    def record(self, seconds: float) -> None:
+        """Note the time of a move just played (after `charge`)."""
+        self.moves.append(round(max(0.0, seconds), 3))
+
+    def forget(self, moves: int) -> None:
+        """Keep the times of the first `moves` moves only (after an undo)."""
+        del self.moves[moves:]
+
+    def used_after(self, moves: int, players: int, first: int = 0) -> list[float] | None:
+        """The time each player had used after the first `moves` moves, the players taking
+        turns from `first` (None when the move times are not recorded)."""
+        if len(self.moves) < moves:
+            return None
+        used = [0.0] * players
+        for i, seconds in enumerate(self.moves[:moves]):
+            used[(first + i) % players] += seconds
+        return used
+
     def to_json(self) -> dict[str, Any]:
-        return {**self.control.to_json(), "used": [round(u, 3) for u in self.used]}
+        data: dict[str, Any] = {**self.control.to_json(), "used": [round(u, 3) for u in self.used]}
+        if self.moves:
+            data["moves"] = [round(m, 3) for m in self.moves]
+        return data

@@ -441,6 +441,9 @@ class Loaps(Game):
         self.play(move)
         return self.move_text(move) + "\n"
 
+    def jury_move(self, output: str) -> Hashable:
+        return self.jury_line_move(output)
+
     # ----- what a board widget and the panels need -------------------------------------
     def destinations(self, sq: int) -> list[int]:
         """Where the piece on `sq` may go now (none if it is not the mover's or the game

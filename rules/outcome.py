@@ -45,13 +45,18 @@ _LABELS = {
 
 # Endings a player brings on itself, not the board: shared code may impose them.
 FORFEITS = (Termination.TIME, Termination.FAULT)
+# How a contest program can lose to the jury, as saves and `arena match` name them.
+FAULT_KINDS = ("illegal", "malformed", "crash", "exit", "timeout", "start")
+OUTPUT_KEPT = 2000  # characters of a faulty program's output a result keeps
 
 
 @dataclass(frozen=True)
 class Outcome:
     """The end of one game: `winners` empty means a draw; `points` has one entry per player.
 
-    `loser` names the player whose time ran out or who faulted (forfeits only).
+    `loser` names the player whose time ran out or who faulted (forfeits only). A
+    program's fault (Arena as the jury) also keeps its kind (`FAULT_KINDS`) and the
+    program's exact output, or as much of it as `OUTPUT_KEPT` characters.
     """
 
     kind: Termination
@@ -59,6 +64,8 @@ class Outcome:
     points: tuple[int, ...]
     reason: str
     loser: int | None = None
+    fault: str | None = None
+    output: str | None = None
 
     @property
     def winner(self) -> int | None:
@@ -82,6 +89,10 @@ class Outcome:
         }
         if self.loser is not None:
             data["loser"] = self.loser
+        if self.fault is not None:
+            data["fault"] = self.fault
+        if self.output is not None:
+            data["output"] = self.output
         return data
 
 
@@ -135,4 +146,11 @@ def outcome_from_json(data: Any, players: int) -> Outcome:
             raise ValueError(f"the loser must be a player 0 to {players - 1}")
     if kind in FORFEITS and loser is None:
         raise ValueError(f"a result by {kind.label} must name the player who lost")
-    return Outcome(kind, winners, pts, reason, loser)
+    fault, output = data.get("fault"), data.get("output")
+    if fault is not None and fault not in FAULT_KINDS:
+        raise ValueError(f"unknown fault {_short(fault)}: one of {', '.join(FAULT_KINDS)}")
+    if fault is not None and kind not in FORFEITS:
+        raise ValueError("only a forfeit names a fault")
+    if output is not None and (not isinstance(output, str) or len(output) > OUTPUT_KEPT):
+        raise ValueError(f"a result's output must be text of at most {OUTPUT_KEPT} characters")
+    return Outcome(kind, winners, pts, reason, loser, fault, output)

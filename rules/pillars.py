@@ -410,6 +410,14 @@ class Pillars(Game):
     def session_move_text(self, move: Hashable) -> str:
         return self.move_text(move)
 
+    def relayed_move_text(self, move: Hashable) -> str:
+        """The jury passes a claim on without its `!` (the seed: `!AeAj` reaches the
+        other program as `AeAj`)."""
+        return self.move_text(move).lstrip("!")
+
+    def jury_move(self, output: str) -> Hashable:
+        return self.jury_line_move(output)
+
     # ----- what a board widget and the panels need -------------------------------------
     def owner(self, cell: int) -> int | None:
         """The player whose tile is on `cell` (None: empty or a pillar)."""

@@ -1,5 +1,6 @@
-"""Who sits in a seat: a person, or the AI at a level. One spec for the CLI, the
-setup screen, the session, the saves and the strength runner.
+"""Who sits in a seat: a person, the AI at a level, or another contest program (its
+command line). One spec for the CLI, the setup screen, the session, the saves, the
+match runner and the strength runner.
 
 The AI levels are named here (not in `ai`) so that code which must not load
 Numba (the CLI's parsing, the saves) can check them.
@@ -14,7 +15,8 @@ from rules.base import RulesError
 
 LEVELS = ("easy", "medium", "hard", "max")
 DEFAULT_LEVEL = "hard"
-KINDS = ("human", "ai")
+KINDS = ("human", "ai", "prog")
+COMMAND_LIMIT = 4000  # characters of a program's command line
 NAME_LIMIT = 40  # characters of a player's name that are kept
 
 
@@ -29,19 +31,30 @@ def _short(value: Any) -> str:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat's player: `kind` human or ai; an AI has a `level`; `name` is optional."""
+    """A seat's player: `kind` human, ai or prog; an AI has a `level`, a program its
+    `command` (a command line, read as a shell reads it); `name` is optional."""
 
     kind: str = "human"
     level: str | None = None
     name: str = ""
+    command: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise PlayerError(f"unknown player {_short(self.kind)}: use human, ai or ai:LEVEL")
-        if self.kind == "human" and self.level is not None:
-            raise PlayerError("a person has no level")
+            raise PlayerError(f"unknown player {_short(self.kind)}: "
+                              "use human, ai, ai:LEVEL or prog:COMMAND")
+        if self.kind != "ai" and self.level is not None:
+            raise PlayerError(f"a {'person' if self.kind == 'human' else 'program'} has no level")
         if self.kind == "ai" and self.level not in LEVELS:
             raise PlayerError(f"unknown level {_short(self.level)}; levels: {', '.join(LEVELS)}")
+        if (self.kind == "prog") != (self.command is not None):
+            raise PlayerError("a program, and only a program, has a command")
+        if self.command is not None:
+            if not self.command.strip():
+                raise PlayerError("give the program's command line after 'prog:'")
+            if len(self.command) > COMMAND_LIMIT or not self.command.isprintable():
+                raise PlayerError(f"bad command {_short(self.command)}: one printable line "
+                                  f"of at most {COMMAND_LIMIT} characters")
 
     @classmethod
     def human(cls, name: str = "") -> PlayerSpec:
@@ -52,38 +65,60 @@ class PlayerSpec:
         return cls("ai", level)
 
     @classmethod
+    def program(cls, command: str, name: str = "") -> PlayerSpec:
+        return cls("prog", None, name, command.strip())
+
+    @classmethod
     def parse(cls, text: str, default_level: str = DEFAULT_LEVEL) -> PlayerSpec:
-        """`human`, `ai` (at `default_level`) or `ai:LEVEL`; case and spaces ignored."""
-        kind, sep, level = text.strip().lower().partition(":")
-        level = level.strip()
+        """`human`, `ai` (at `default_level`), `ai:LEVEL` or `prog:COMMAND`; case and spaces
+        ignored except in the command."""
+        head, sep, rest = text.strip().partition(":")
+        kind, level = head.strip().lower(), rest.strip().lower()
         if kind == "human" and not sep:
             return cls.human()
         if kind == "ai":
             if sep and not level:
                 raise PlayerError(f"bad player {_short(text)}: give a level after 'ai:'")
             return cls.ai(level if sep else default_level)
-        raise PlayerError(f"bad player {_short(text)}: use human, ai or ai:LEVEL")
+        if kind == "prog":
+            return cls.program(rest)
+        raise PlayerError(f"bad player {_short(text)}: use human, ai, ai:LEVEL or prog:COMMAND")
 
     def text(self) -> str:
-        """The inverse of `parse`: human, ai:hard."""
+        """The inverse of `parse`: human, ai:hard, prog:./bot --fast."""
+        if self.is_program:
+            return f"prog:{self.command}"
         return f"ai:{self.level}" if self.is_ai else "human"
 
     @property
     def is_ai(self) -> bool:
         return self.kind == "ai"
 
+    @property
+    def is_program(self) -> bool:
+        return self.kind == "prog"
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
     def label(self, only_human: bool = False) -> str:
-        """The name if set, else You (the one person against the AI), Human or AI (level)."""
+        """The name if set, else You (the one person against the AI), Human, AI (level) or
+        the program's file name."""
         if self.name:
             return self.name
         if self.is_ai:
             return f"AI ({self.level})"
+        if self.command is not None:
+            return program_label(self.command)
         return "You" if only_human else "Human"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind}
         if self.level is not None:
             data["level"] = self.level
+        if self.command is not None:
+            data["command"] = self.command
         if self.name:
             data["name"] = self.name
         return data
@@ -100,13 +135,28 @@ class PlayerSpec:
             raise PlayerError("a player must be an object like {\"kind\": \"ai\", "
                               "\"level\": \"hard\"}")
         kind, level, name = value.get("kind"), value.get("level"), value.get("name", "")
+        command = value.get("command")
         if not isinstance(kind, str) or not (level is None or isinstance(level, str)):
             raise PlayerError("a player's 'kind' and 'level' must be text")
-        if not isinstance(name, str):
-            raise PlayerError("a player's 'name' must be text")
+        if not isinstance(name, str) or not (command is None or isinstance(command, str)):
+            raise PlayerError("a player's 'name' and 'command' must be text")
         if kind == "ai" and level is None:
             level = DEFAULT_LEVEL
-        return cls(kind, level, clean_name(name))
+        return cls(kind, level, clean_name(name), command)
+
+
+def program_label(command: str) -> str:
+    """A program's short name from its command line: the script it runs if the program is
+    an interpreter (`python3 bots/greedy.py` -> greedy.py), else the program's file name."""
+    words = command.split()
+    names = [w.rsplit("/", 1)[-1] for w in words if not w.startswith("-")]
+    if not names:
+        return "program"
+    first = names[0]
+    interpreter = first.startswith(("python", "pypy", "node", "ruby", "perl", "java", "sh",
+                                    "bash"))
+    label = names[1] if interpreter and len(names) > 1 else first
+    return clean_name(label)[:24] or "program"
 
 
 def clean_name(name: str) -> str:

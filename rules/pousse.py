@@ -10,12 +10,13 @@ loses for the mover, otherwise a majority of straights wins.
 from __future__ import annotations
 
 import copy as _copy
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MalformedReply, MoveError, OptionSpec, PositionError, Protocol, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import PlainWins
 from rules.outcome import Outcome, Termination
@@ -314,6 +315,17 @@ class Pousse(Game):
         """The Pousse program prints only its move, one line."""
         self.play(move)
         return self.move_text(move) + "\n"
+
+    def jury_move(self, output: str) -> Hashable:
+        """One line holding a move; a side and number off this board (`L9` on 6x6) is an
+        illegal move, not a malformed line."""
+        try:
+            return self.jury_line_move(output)
+        except MalformedReply as err:
+            line = output.strip()
+            if "\n" not in line and re.fullmatch(r"[LRTBlrtb][0-9]{1,3}", line):
+                raise MoveError(str(err)) from None
+            raise
 
     def copy(self) -> Pousse:
         """An independent copy. Every element the containers hold is immutable, so

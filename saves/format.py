@@ -111,10 +111,12 @@ def doc_from_game(
         game=game.name,
         options=dict(game.options),
         start=game.start_native(),
-        players=[PlayerSpec(p.kind, p.level, clean_name(p.name)) for p in players],
+        players=[PlayerSpec(p.kind, p.level, clean_name(p.name), p.command) for p in players],
         moves=game.history_text(),
         # to the millisecond, as written, so a document equals its own round trip
-        clock=Clock(clock.control, [round(float(u), 3) for u in clock.used]),
+        clock=Clock(clock.control, [round(float(u), 3) for u in clock.used],
+                    [round(float(m), 3) for m in clock.moves[:len(game.history)]]
+                    if len(clock.moves) >= len(game.history) else []),
         result=game.outcome,
         match=match,
     )
@@ -227,7 +229,11 @@ def _clock(data: dict[str, Any], version: int, players: int) -> Clock:
         control = TimeControl.from_json(raw)
     except ValueError as err:
         raise SaveError(f"'clock': {err}") from None
-    return Clock(control, _seconds(raw.get("used"), players, "'clock.used'"))
+    used = _seconds(raw.get("used"), players, "'clock.used'")
+    moves = raw.get("moves", [])
+    if not isinstance(moves, list):
+        raise SaveError("'clock.moves' must be a list of times in seconds, one a move")
+    return Clock(control, used, _seconds(moves, len(moves), "'clock.moves'"))
 
 
 def loads(text: str) -> SaveDoc:
@@ -316,6 +322,9 @@ def restore(doc: SaveDoc) -> Game:
         game.replay(doc.moves)
     except RulesError as err:
         raise SaveError(f"cannot replay the moves: {err}") from None
+    if doc.clock.moves and len(doc.clock.moves) != len(doc.moves):
+        raise SaveError(f"'clock.moves' lists {len(doc.clock.moves)} move times for "
+                        f"{len(doc.moves)} moves")
     stored = doc.result
     if stored is not None and stored.kind in FORFEITS and not game.is_over:
         assert stored.loser is not None  # outcome_from_json requires it for a forfeit

@@ -1,6 +1,6 @@
 """Other people's contest programs, run once per move: the command, the clock, the verdict.
 
-Groundwork for programs as players (issue 12); nothing on screen uses it yet. A program
+The jury (`tui.jury`) runs a one-move program through `run_once`. A program
 runs in its own process group, so a timeout kills it with everything it started; its
 whole output is kept (a fault quotes it exactly, as a Python repr); the verdict names
 the fault: a timeout, a crash (killed by a signal), a non-zero exit, or a command that
@@ -16,7 +16,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -68,10 +68,13 @@ def parse_command(text: str) -> list[str]:
     return argv
 
 
-def run_once(argv: Sequence[str], stdin: str, seconds: float,
-             cwd: Path | None = None) -> Reply:
+def run_once(argv: Sequence[str], stdin: str, seconds: float | None,
+             cwd: Path | None = None,
+             started: Callable[[subprocess.Popen[bytes]], None] | None = None) -> Reply:
     """Run the program with `stdin`, wait at most `seconds` (wall clock, start-up
-    included) for it to exit, and kill its whole process group whatever happens.
+    included; None: no limit) for it to exit, and kill its whole process group whatever
+    happens. `started` gets the process as soon as it runs (whoever may cancel the move
+    kills its group with `kill_group`).
 
     Its input and output go through temporary files, not pipes: a program is done when
     it exits, even if something it left in the background still holds its output."""
@@ -86,12 +89,14 @@ def run_once(argv: Sequence[str], stdin: str, seconds: float,
         except OSError as error:
             return Reply("", "", time.perf_counter() - began, Fault.START,
                          error.strerror or str(error))
+        if started is not None:
+            started(proc)
         try:
             code: int | None = proc.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
             code = None
         spent = time.perf_counter() - began
-        _kill_group(proc)  # on a timeout the program, else what it left running
+        kill_group(proc)  # on a timeout the program, else what it left running
         proc.wait()
         texts = _read(out), _read(err)
     if code is None:
@@ -104,7 +109,8 @@ def run_once(argv: Sequence[str], stdin: str, seconds: float,
     return Reply(*texts, spent)
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the process and everything in its group (it leads its own session)."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -178,12 +178,14 @@ class Session:
             return 0.0
         return self.clock.left(mark, self._running(mark))
 
-    def _charge(self) -> None:
-        """Bill the running move to the mover and restart the move timer."""
+    def _charge(self) -> float:
+        """Bill the running move to the mover and restart the move timer; the seconds."""
         now = self._now()
+        spent = max(0.0, now - self._since)
         if not self.game.is_over:
-            self.clock.charge(self.to_move, now - self._since)
+            self.clock.charge(self.to_move, spent)
         self._since = now
+        return spent
 
     def hold_clock(self) -> None:
         """Restart the move timer without charging anyone: the time since the move began was
@@ -213,8 +215,10 @@ class Session:
         self.check_time()
         if not self.game.is_legal(move):
             self.game.play(move)  # raises the rules' own one-line MoveError
-        self._charge()
+        self.clock.forget(len(self.game.history))
+        spent = self._charge()
         self.game.play(move)
+        self.clock.record(spent)
         self.redo_stack.clear()
         self._changed()
 
@@ -252,6 +256,7 @@ class Session:
             raise MoveError("there is no move to undo")
         self._charge()
         undone = [self.game.undo() for _ in range(steps)]
+        self.clock.forget(len(self.game.history))
         self.redo_stack.extend(undone)
         self._changed()
         return undone
@@ -267,6 +272,8 @@ class Session:
         while self.redo_stack:
             move = self.redo_stack.pop()
             self.game.play(move)
+            self.clock.forget(len(self.game.history) - 1)
+            self.clock.record(0.0)  # its thinking was charged before the undo
             done.append(move)
             if not self.has_human or not self.ai_to_move or self.game.is_over:
                 break

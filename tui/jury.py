@@ -1,0 +1,431 @@
+"""Arena as the jury: another contest program plays a seat in its game's own protocol.
+
+A `ProgramPlayer` is asked for one move at a time (`move(game, clock)`) and gives a
+`Verdict`: the move, or the fault that loses the game (an illegal or malformed answer,
+a crash, a non-zero exit, a timeout, a command that does not start), with the exact
+output. The game's declared `Protocol` chooses the driver:
+
+- STDIN: one process per move, the native position on stdin (and the game's
+  `contest_args`, Boxing's mark, as arguments);
+- FILE: one process per move, the path of a file holding the native position (with
+  the clocks, for LOAPS) as the argument;
+- SESSION: one process for the whole game, lines both ways: the set-up lines, then
+  `Start` or the other side's moves (`relayed_move_text`), and `Quit` at the end.
+
+The limit for a move is what the clock leaves the mover (per move, or what is left
+of a game clock); a one-move process's start-up counts. `cancel` (undo, new game,
+quit) kills the program's whole process group from any thread; `close` ends a game.
+Nothing here imports Textual or Numba: the TUI and `arena match` both use it.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules import Clock, Game, MalformedReply, MoveError, Protocol
+from rules.outcome import OUTPUT_KEPT
+from tui.programs import Fault, Reply, kill_group, parse_command, run_once
+
+SHOWN = 120  # characters of a program's output quoted in a reason (the result keeps more)
+MAX_LINE = 64 * 1024  # a whole-game program's line is a move
+QUIT_WAIT = 0.5  # seconds a whole-game program has to exit after `Quit`
+
+
+class Cancelled(Exception):  # noqa: N818 - a control-flow signal, not an error to show
+    """The move was cancelled (undo, a new game, quitting); nobody wants its answer."""
+
+
+class OutOfStep(Exception):  # noqa: N818
+    """A whole-game program cannot be brought to this position: it has moved in this game
+    already, and its protocol cannot take moves back or be told its own moves."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The jury's verdict on one turn: the move, or the fault that loses the game.
+
+    `reason` is the fault in words without the seat ("answered 'Z9\\n': Z9 is off the
+    board"); `output` is what the program printed for this move, exactly.
+    """
+
+    move: Hashable | None
+    seconds: float
+    output: str = ""
+    fault: str | None = None  # one of rules.outcome.FAULT_KINDS
+    reason: str = ""
+    stderr: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.fault is None
+
+    @property
+    def kept_output(self) -> str:
+        return self.output[:OUTPUT_KEPT]
+
+
+def quote(text: str) -> str:
+    """A program's output as a Python repr, cut for a one-line reason."""
+    shown = repr(text[:SHOWN])
+    return shown + "..." if len(text) > SHOWN else shown
+
+
+def judge(game: Game, output: str, seconds: float, limit: float | None,
+          stderr: str = "") -> Verdict:
+    """The verdict on a program's whole answer for `game` (not yet played)."""
+    if limit is not None and seconds > limit:
+        return Verdict(None, seconds, output, "timeout",
+                       f"answered after {seconds:.2f} s, over its {limit:.2f} s", stderr)
+    try:
+        move = game.jury_move(output)
+    except MalformedReply as err:
+        return Verdict(None, seconds, output, "malformed", f"answered {quote(output)}: {err}",
+                       stderr)
+    except MoveError as err:
+        return Verdict(None, seconds, output, "illegal",
+                       f"played an illegal move {quote(output)}: {err}", stderr)
+    return Verdict(move, seconds, output, stderr=stderr)
+
+
+def fault_verdict(reply: Reply, limit: float | None) -> Verdict | None:
+    """The verdict on a run that did not end well (None: it exited normally)."""
+    out, detail = reply.stdout, reply.detail
+    printed = f" after printing {quote(out)}" if out else " without printing anything"
+    if reply.fault is Fault.START:
+        return Verdict(None, reply.seconds, out, "start", f"did not start: {detail}")
+    if reply.fault is Fault.TIMEOUT:
+        shown = "no limit" if limit is None else f"{limit:.2f} s"
+        return Verdict(None, reply.seconds, out, "timeout",
+                       f"gave no answer within its {shown}{printed}", reply.stderr)
+    if reply.fault is Fault.CRASH:
+        return Verdict(None, reply.seconds, out, "crash", f"crashed ({detail}){printed}",
+                       reply.stderr)
+    if reply.fault is Fault.EXIT:
+        return Verdict(None, reply.seconds, out, "exit", f"ended with {detail}{printed}",
+                       reply.stderr)
+    return None
+
+
+class ProgramPlayer:
+    """One contest program playing one seat; `move` runs in a worker thread."""
+
+    def __init__(self, argv: Sequence[str], cwd: Path | None = None) -> None:
+        self.argv = list(argv)
+        self.cwd = cwd
+        self._lock = threading.Lock()
+        self._call = 0  # which move is under way
+        self._killed = -1  # the move `cancel` stopped
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def move(self, game: Game, clock: Clock) -> Verdict:
+        """The program's move for `game` (its seat is the mover), within `clock`.
+
+        Raises Cancelled if `cancel` stopped it."""
+        raise NotImplementedError
+
+    def can_resume(self, game: Game) -> bool:
+        """Whether the program can be asked for a move in `game` (after an undo or a load)."""
+        return True
+
+    def cancel(self) -> None:
+        """Stop the move under way (from any thread): its process group is killed."""
+        with self._lock:
+            self._killed = self._call
+            if self._proc is not None:
+                kill_group(self._proc)
+
+    def close(self) -> None:
+        """The game is over or left: nothing of the program may keep running."""
+        self.cancel()
+
+    # ----- helpers for the drivers ---------------------------------------------------
+    def _begin(self) -> int:
+        with self._lock:
+            self._call += 1
+            return self._call
+
+    def _started(self, call: int, proc: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            self._proc = proc
+            if self._killed == call:
+                kill_group(proc)
+
+    def _end(self, call: int) -> None:
+        with self._lock:
+            self._proc = None
+            if self._killed == call:
+                raise Cancelled
+
+
+def _limit(game: Game, clock: Clock) -> float | None:
+    return clock.left(game.to_move)
+
+
+class OneMoveProgram(ProgramPlayer):
+    """STDIN and FILE: a new process for every move."""
+
+    def __init__(self, argv: Sequence[str], cwd: Path | None = None,
+                 file: bool = False) -> None:
+        super().__init__(argv, cwd)
+        self.file = file
+
+    def move(self, game: Game, clock: Clock) -> Verdict:
+        call = self._begin()
+        limit = _limit(game, clock)
+        with tempfile.TemporaryDirectory(prefix="arena-jury-") as folder:
+            args, stdin = list(game.contest_args()), game.to_native()
+            if self.file:
+                path = Path(folder) / "position.txt"
+                left = [clock.left(p) for p in range(game.players)]
+                path.write_text(game.native_text(left), encoding="utf-8")
+                args, stdin = [str(path), *args], ""
+            reply = run_once(self.argv + args, stdin, limit, self.cwd,
+                             started=lambda proc: self._started(call, proc))
+        self._end(call)
+        bad = fault_verdict(reply, limit)
+        if bad is not None:
+            return bad
+        return judge(game, reply.stdout, reply.seconds, limit, reply.stderr)
+
+
+class SessionProgram(ProgramPlayer):
+    """SESSION: one process for the whole game; it is told the other side's moves."""
+
+    def __init__(self, argv: Sequence[str], cwd: Path | None = None) -> None:
+        super().__init__(argv, cwd)
+        self._known: list[Hashable] = []  # the moves the program has seen or made
+        self._mine = 0  # how many of them it made
+        self._buffer = b""
+        self._running: subprocess.Popen[bytes] | None = None
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept for the game
+
+    def can_resume(self, game: Game) -> bool:
+        return self._in_step(game) or not self._made_in(game)
+
+    def _in_step(self, game: Game) -> bool:
+        """Whether the running process has seen this game so far (one that has died since
+        is found out, and its fault named, when it is next spoken to)."""
+        return (self._running is not None and len(game.history) >= len(self._known)
+                and game.history[: len(self._known)] == self._known)
+
+    def _made_in(self, game: Game) -> bool:
+        """Whether this seat has moved in `game` already (then a new process cannot join)."""
+        seat = game.to_move
+        probe = game.copy()
+        while probe.history:
+            probe.undo()
+            if probe.to_move == seat:
+                return True
+        return False
+
+    def move(self, game: Game, clock: Clock) -> Verdict:
+        call = self._begin()
+        limit = _limit(game, clock)
+        began = time.perf_counter()
+        if not self._in_step(game):
+            if self._made_in(game):
+                raise OutOfStep("a whole-game program cannot take moves back: "
+                                "start a new game")
+            self._stop_process()
+            started = self._launch(call, game)
+            if started is not None:
+                return started
+        proc = self._running
+        assert proc is not None
+        if self._buffer or _readable(proc, 0.0):  # it spoke out of turn
+            self._fill(proc, time.perf_counter() + 0.05)
+            extra = self._buffer.decode("utf-8", "replace")
+            self._end(call)
+            return Verdict(None, 0.0, extra, "malformed",
+                           f"wrote {quote(extra)} when it was not its turn (output after "
+                           "its move)", self._read_stderr())
+        new = game.history[len(self._known):]
+        lines = relayed(game, len(self._known))
+        if not self._known and not new:
+            lines = ["Start"]
+        began = time.perf_counter()
+        sent = self._send(proc, lines)
+        self._known.extend(new)
+        verdict = sent or self._reply(call, proc, game, limit, began)
+        self._end(call)
+        if verdict.ok:
+            self._known.append(verdict.move)
+            self._mine += 1
+        return verdict
+
+    def _launch(self, call: int, game: Game) -> Verdict | None:
+        """A new process, told the set-up (and the moves before its first, if any)."""
+        self._known, self._mine, self._buffer = [], 0, b""
+        began = time.perf_counter()
+        try:
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=self._stderr, cwd=self.cwd, start_new_session=True)
+        except OSError as err:
+            self._end(call)
+            return Verdict(None, time.perf_counter() - began, "", "start",
+                           f"did not start: {err.strerror or err}")
+        self._running = proc
+        self._started(call, proc)
+        return self._send(proc, game.session_header())
+
+    def _send(self, proc: subprocess.Popen[bytes], lines: Sequence[str]) -> Verdict | None:
+        assert proc.stdin is not None
+        try:
+            proc.stdin.write("".join(line + "\n" for line in lines).encode())
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            return self._ended(proc, time.perf_counter(), 0.0)
+        return None
+
+    def _reply(self, call: int, proc: subprocess.Popen[bytes], game: Game,
+               limit: float | None, began: float) -> Verdict:
+        deadline = None if limit is None else began + max(0.0, limit)
+        while b"\n" not in self._buffer:
+            if len(self._buffer) > MAX_LINE:
+                text = self._buffer.decode("utf-8", "replace")
+                return Verdict(None, time.perf_counter() - began, text, "malformed",
+                               f"wrote a line over {MAX_LINE:,} bytes: {quote(text)}")
+            got = self._fill(proc, deadline)
+            if got is None:  # the deadline passed
+                text = self._buffer.decode("utf-8", "replace")
+                printed = f" after printing {quote(text)}" if text else ""
+                return Verdict(None, time.perf_counter() - began, text, "timeout",
+                               f"gave no answer within its {limit:.2f} s{printed}",
+                               self._read_stderr())
+            if not got:  # end of its output
+                return self._ended(proc, began, 1.0)
+        line, _, rest = self._buffer.partition(b"\n")
+        self._buffer = rest
+        seconds = time.perf_counter() - began
+        text = line.decode("utf-8", "replace") + "\n"
+        if rest:  # more than the move came at once
+            extra = rest.decode("utf-8", "replace")
+            return Verdict(None, seconds, text + extra, "malformed",
+                           f"answered {quote(text + extra)}: output after the move",
+                           self._read_stderr())
+        return judge(game, text, seconds, limit, self._read_stderr())
+
+    def _fill(self, proc: subprocess.Popen[bytes], deadline: float | None) -> bytes | None:
+        """Read what the program has written; None at the deadline, b"" at its end."""
+        assert proc.stdout is not None
+        wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        if not _readable(proc, wait):
+            return None
+        data = os.read(proc.stdout.fileno(), 65536)
+        self._buffer += data
+        return data
+
+    def _ended(self, proc: subprocess.Popen[bytes], began: float, grace: float) -> Verdict:
+        """The program's output or input closed: how it ended."""
+        try:
+            code = proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            code = None
+        seconds = time.perf_counter() - began
+        text = self._buffer.decode("utf-8", "replace")
+        printed = f" after printing {quote(text)}" if text else ""
+        stderr = self._read_stderr()
+        if code is not None and code < 0:
+            return Verdict(None, seconds, text, "crash",
+                           f"crashed ({_signal_name(-code)}){printed}", stderr)
+        if code is not None and code > 0:
+            return Verdict(None, seconds, text, "exit", f"ended with exit code {code}{printed}",
+                           stderr)
+        what = "ended" if code == 0 else "closed its output"
+        return Verdict(None, seconds, text, "malformed", f"{what} without a move{printed}",
+                       stderr)
+
+    def _read_stderr(self) -> str:
+        try:
+            self._stderr.seek(0)
+            return self._stderr.read(1 << 16).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+
+    def _stop_process(self) -> None:
+        proc, self._running = self._running, None
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None and proc.stdin is not None:
+                proc.stdin.write(b"Quit\n")
+                proc.stdin.flush()
+                proc.stdin.close()
+                proc.wait(timeout=QUIT_WAIT)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            pass
+        kill_group(proc)
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    def cancel(self) -> None:
+        """Stop the move under way: the process is killed (it cannot be un-asked)."""
+        super().cancel()
+        proc, self._running = self._running, None
+        if proc is not None:
+            kill_group(proc)
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+
+    def close(self) -> None:
+        with self._lock:
+            self._killed = self._call
+        self._stop_process()
+        self._stderr.close()
+
+
+def relayed(game: Game, since: int) -> list[str]:
+    """The moves of `game` after its first `since`, as the jury passes them on."""
+    probe = game.copy()
+    moves = []
+    while len(probe.history) > since:
+        moves.append(probe.undo())
+    lines = []
+    for move in reversed(moves):
+        lines.append(probe.relayed_move_text(move))
+        probe.play(move)
+    return lines
+
+
+def _readable(proc: subprocess.Popen[bytes], wait: float | None) -> bool:
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout.fileno()], [], [], wait)
+    return bool(ready)
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return f"killed by {signal.Signals(number).name}"
+    except ValueError:
+        return f"killed by signal {number}"
+
+
+def program_player(game_class: type[Game], command: str,
+                   cwd: Path | None = None) -> ProgramPlayer:
+    """The driver for `command` (a command line; CommandError if it names no program)
+    speaking `game_class`'s protocol."""
+    argv = parse_command(command)
+    protocol = game_class.protocol
+    if protocol is Protocol.SESSION:
+        return SessionProgram(argv, cwd)
+    return OneMoveProgram(argv, cwd, file=protocol is Protocol.FILE)
