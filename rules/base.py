@@ -402,6 +402,7 @@ class Game(ABC):
 
         By default (`contest_reply` printing the new position) the output must be this
         position with one legal move played, in native format."""
+        self.check_reply_length(output)
         try:
             after = type(self).from_native(output)
         except RulesError as err:
@@ -414,6 +415,14 @@ class Game(ABC):
             if reached == wanted:
                 return move
         raise MoveError("that position is not this one with one legal move played")
+
+    def check_reply_length(self, output: str) -> None:
+        """A reply that is a position must be no longer than one: more is output after it."""
+        size = len(self.to_native())
+        if len(output) > size and output[:size].count("\n") == self.to_native().count("\n"):
+            extra = len(output) - size
+            raise MalformedReply(f"output after the position: {extra} more "
+                                 f"character{'s' if extra != 1 else ''}")
 
     def jury_line_move(self, output: str) -> Move:
         """The move of a program that answers one line: exactly one line holding a move

@@ -391,6 +391,7 @@ class Boxing(Game):
         """The box the program marked: its output must be this arena with one box of the
         mover's mark more (MalformedReply if it is no arena, MoveError if the change is
         not one legal box)."""
+        self.check_reply_length(output)
         try:
             cells = parse_arena(output)
         except PositionError as err:
