@@ -6,9 +6,9 @@ a crash, a non-zero exit, a timeout, a command that does not start), with the ex
 output. The game's declared `Protocol` chooses the driver:
 
 - STDIN: one process per move, the native position on stdin (and the game's
-  `contest_args`, Boxing's mark, as arguments);
+  `contest_args`, such as the mark to play, as arguments);
 - FILE: one process per move, the path of a file holding the native position (with
-  the clocks, for LOAPS) as the argument;
+  the clocks, where the format has them) as the argument;
 - SESSION: one process for the whole game, lines both ways: the set-up lines, then
   `Start` or the other side's moves (`relayed_move_text`), and `Quit` at the end.
 
@@ -205,6 +205,7 @@ class SessionProgram(ProgramPlayer):
         self._mine = 0  # how many of them it made
         self._buffer = b""
         self._running: subprocess.Popen[bytes] | None = None
+        self._stale = False  # `cancel` killed the running process
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept for the game
 
     def can_resume(self, game: Game) -> bool:
@@ -213,7 +214,8 @@ class SessionProgram(ProgramPlayer):
     def _in_step(self, game: Game) -> bool:
         """Whether the running process has seen this game so far (one that has died since
         is found out, and its fault named, when it is next spoken to)."""
-        return (self._running is not None and len(game.history) >= len(self._known)
+        return (self._running is not None and not self._stale
+                and len(game.history) >= len(self._known)
                 and game.history[: len(self._known)] == self._known)
 
     def _made_in(self, game: Game) -> bool:
@@ -351,7 +353,8 @@ class SessionProgram(ProgramPlayer):
             return ""
 
     def _stop_process(self) -> None:
-        proc, self._running = self._running, None
+        with self._lock:
+            proc, self._running, self._stale = self._running, None, False
         if proc is None:
             return
         try:
@@ -372,18 +375,15 @@ class SessionProgram(ProgramPlayer):
                     pass
 
     def cancel(self) -> None:
-        """Stop the move under way: the process is killed (it cannot be un-asked)."""
+        """Stop the move under way: the process is killed (it cannot be un-asked), and
+        the next move starts a new one if the game allows (`can_resume`). Its pipes are
+        closed later, by the thread that may be reading them."""
         super().cancel()
-        proc, self._running = self._running, None
-        if proc is not None:
-            kill_group(proc)
-            proc.wait()
-            for stream in (proc.stdin, proc.stdout):
-                if stream is not None:
-                    try:
-                        stream.close()
-                    except OSError:
-                        pass
+        with self._lock:
+            proc = self._running
+            if proc is not None:
+                kill_group(proc)
+                self._stale = True
 
     def close(self) -> None:
         with self._lock:

@@ -14,25 +14,25 @@ import pytest
 from ai import revision
 from ai.strength import main, play_game, player, start_position
 from rules import Game, RulesError
-from rules.pousse import Pousse
+from rules.pahtum import PahTum
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
 def test_head_package_plays_legal_moves_under_its_own_name() -> None:
-    engine = revision.new_engine("HEAD", "pousse")
+    engine = revision.new_engine("HEAD", "pahtum")  # the game whose kernels compile fastest
     head = revision.resolve("HEAD")
     assert len(head) == 40
-    name = revision.package_name(head, "pousse")
+    name = revision.package_name(head, "pahtum")
     module = sys.modules[type(engine.adapter).__module__]
     assert module.__name__.startswith(f"{name}.")
     # the modules it uses from its own package are the exported copy's, not today's
     used = [m.__name__ for m in vars(module).values() if isinstance(m, ModuleType)]
     assert any(u.startswith(f"{name}.") for u in used)
-    assert not any(u.startswith("ai.pousse") for u in used)
+    assert not any(u.startswith("ai.pahtum") for u in used)
 
     rng = random.Random(4)
-    old = player("rev:HEAD:easy")("pousse", rng, 0.02)
+    old = player("rev:HEAD:easy")("pahtum", rng, 0.02)
     played: list[Hashable] = []
 
     def checked(game: Game) -> Hashable:
@@ -41,7 +41,7 @@ def test_head_package_plays_legal_moves_under_its_own_name() -> None:
         played.append(move)
         return move
 
-    game = start_position(Pousse, {"size": 4}, seed=3)
+    game = start_position(PahTum, {"blocks": "25"}, seed=3)
     outcome = play_game(game, [checked, lambda g: rng.choice(g.legal_moves())])
     assert outcome is not None and len(played) >= 3
 
