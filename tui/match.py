@@ -1,0 +1,796 @@
+"""`arena match`: AI levels and contest programs play each other; the table at the end.
+
+A match is a schedule of games (`plan`): the players of a two-player game meet in
+every pairing (a round robin when more than two are given), `games` games a pairing;
+the players of a game that seats them all (one taking a count of players) all play
+every game. Game `k` of a pairing of `m` players starts from seeded start `k // m`
+and rotates the seats (`rules.match.mark_of`): with two players each start is played twice, colours
+swapped (an odd `games` plays its last start once); a game that seats everyone
+rounds `games` up to a multiple of the players. Starts come from
+`ai.strength.start_position` (a seeded random start, or two seeded random opening
+moves in a game without one), the same in every pairing.
+
+`Match.run` plays the games in `jobs` threads, each game on its own clock (the
+game's contest clock times the time scale, wall clock per move): the jury
+(`tui.jury`) judges a program's answers, and a program's fault or timeout loses the
+game; an AI over its time loses too. Each thread has its own engine per AI player.
+Ctrl-C in the caller's thread stops everything (programs killed, searches stopped)
+and keeps the finished games. Nothing here imports Typer; Numba comes with the
+engines, made by the caller's factory.
+
+Points (the table and the Elo): a win 1, a draw 1/2 to each, a loss 0 (a win shared
+by k players 1/k each), the chess-style count of `rules.match.PlainWins`, whatever
+the game's own match rule; that rule's sum (margins, match points) is a column too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from rules import Clock, Game, PlayerSpec, RulesError, TimeControl
+from rules.match import PlainWins, participant_of
+from rules.outcome import FAULT_KINDS, FORFEITS, Outcome, Termination
+
+if TYPE_CHECKING:
+    from ai.engine import Engine
+    from tui.jury import ProgramPlayer
+
+SAVE_PREFIX = "match-"
+MAX_GAMES = 100_000  # games in one match at most (the records are kept in memory)
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+HALT_WAIT = 10.0  # seconds the threads get to end after Ctrl-C (they need well under 1)
+REASON_SHOWN = 100  # characters of a game's result in a progress line
+POLL = 0.2  # seconds between progress redraws while no game ends
+POINTS = PlainWins()
+
+
+class MatchError(RulesError):
+    """A match that cannot be played as asked (one line)."""
+
+
+# ----- the plan ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player of the match: its spec, the text it was given as, a unique label."""
+
+    index: int
+    spec: PlayerSpec
+    text: str
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "text": self.text, "label": self.label,
+                **self.spec.to_json()}
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game of the schedule: `seats[mark]` is the entrant playing that mark."""
+
+    number: int  # 1-based, in schedule order
+    seats: tuple[int, ...]
+    start_index: int
+    start: Game  # copied for the game, never played on
+
+
+def entrants(specs: Sequence[PlayerSpec], texts: Sequence[str]) -> list[Entrant]:
+    """The players with their labels, numbered where two share one ("AI (easy) 1")."""
+    labels = [spec.label() for spec in specs]
+    seen: dict[str, int] = {}
+    out = []
+    for i, (spec, text, label) in enumerate(zip(specs, texts, labels, strict=True)):
+        if labels.count(label) > 1:
+            seen[label] = seen.get(label, 0) + 1
+            label = f"{label} {seen[label]}"
+        out.append(Entrant(i, spec, text, label))
+    return out
+
+
+def all_in_each_game(cls: type[Game]) -> bool:
+    """Whether every player plays every game (a game that takes the player count)."""
+    return cls.takes_count()
+
+
+def games_per_pairing(cls: type[Game], players: int, games: int) -> int:
+    """`games` as played: a game that seats everyone rounds it up to a multiple of the
+    players, so each start is played from every seat."""
+    if not all_in_each_game(cls):
+        return games
+    return -(-games // players) * players
+
+
+def pairings(cls: type[Game], players: int) -> list[tuple[int, ...]]:
+    """Who meets: everyone at once (a game taking a count of players), else every pair,
+    in order."""
+    if all_in_each_game(cls):
+        return [tuple(range(players))]
+    return list(itertools.combinations(range(players), 2))
+
+
+def plan(cls: type[Game], options: dict[str, Any], players: int, games: int,
+         seed: int) -> list[Task]:
+    """The schedule: every pairing's games, each start shared by a pairing's rotations."""
+    from ai.strength import start_position
+
+    per = games_per_pairing(cls, players, games)
+    groups = pairings(cls, players)
+    if per * len(groups) > MAX_GAMES:
+        raise MatchError(f"{per * len(groups):,} games is too many for one match "
+                         f"(at most {MAX_GAMES:,})")
+    starts: dict[int, Game] = {}
+    tasks = []
+    for group in groups:
+        m = len(group)
+        for k in range(per):
+            s = k // m
+            if s not in starts:
+                starts[s] = start_position(cls, options, seed + s)
+            seats = tuple(group[participant_of(mark, k, m)] for mark in range(m))
+            tasks.append(Task(len(tasks) + 1, seats, s, starts[s]))
+    return tasks
+
+
+def scaled_clock(cls: type[Game], scale: float) -> TimeControl:
+    """The game's contest clock with its seconds times `scale`."""
+    control = cls.clock
+    if not control.limited:
+        return control
+    seconds = control.seconds * scale
+    if not 0 < seconds < 10**7:
+        raise MatchError(f"--time-scale {scale:g} makes the {control.describe()} clock "
+                         f"{seconds:g} s: out of range")
+    return TimeControl(control.kind, seconds)
+
+
+def save_name(number: int, total: int) -> str:
+    from saves.store import SUFFIX
+
+    return f"{SAVE_PREFIX}{number:0{max(3, len(str(total)))}d}{SUFFIX}"
+
+
+def out_folder(path: Path) -> Path:
+    """`--out`: the folder (made if missing); MatchError for a file or a folder that
+    already holds a match's saves (they would be overwritten)."""
+    from saves.store import SUFFIX
+
+    folder = path.expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise MatchError(f"--out {folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise MatchError(f"--out {folder}: cannot make the folder: "
+                         f"{err.strerror or err}") from None
+    taken = sorted(p.name for p in folder.glob(f"{SAVE_PREFIX}*{SUFFIX}"))
+    if taken:
+        raise MatchError(f"--out {folder} already holds a match's saves ({taken[0]}); "
+                         "give another folder or empty it")
+    return folder
+
+
+# ----- one game ------------------------------------------------------------------
+
+
+@dataclass
+class Record:
+    """A finished game."""
+
+    task: Task
+    game: Game
+    clock: Clock
+    opening: int  # random opening moves before the players (games without a random start)
+    seconds: float  # wall clock, the whole game
+    path: Path | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        assert self.game.outcome is not None
+        return self.game.outcome
+
+    def fault_of(self, seat: int) -> str | None:
+        """The fault that lost `seat` the game (a timeout for a flag), or None."""
+        outcome = self.outcome
+        if outcome.kind not in FORFEITS or outcome.loser != seat:
+            return None
+        return outcome.fault or "timeout"
+
+    def to_json(self, players: Sequence[Entrant]) -> dict[str, Any]:
+        game = self.game
+        return {
+            "number": self.task.number,
+            "players": list(self.task.seats),
+            "labels": [players[p].label for p in self.task.seats],
+            "start": game.start_native(),
+            "opening": self.opening,
+            "moves": game.history_text(),
+            "result": self.outcome.to_json(),
+            "faults": [self.fault_of(seat) for seat in range(game.players)],
+            "clock": {"used": [round(u, 3) for u in self.clock.used],
+                      "moves": [round(m, 3) for m in self.clock.moves]},
+            "seconds": round(self.seconds, 3),
+            "save": None if self.path is None else str(self.path),
+        }
+
+
+class _Stopped(Exception):  # noqa: N818 - control flow: the match was stopped
+    pass
+
+
+# ----- the match -------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    """The games finished (in schedule order) and whether the match was cut short."""
+
+    game_class: type[Game]
+    options: dict[str, Any]
+    players: list[Entrant]
+    control: TimeControl
+    seed: int
+    games: int  # per pairing, as played
+    total: int
+    records: list[Record] = field(default_factory=list)
+    interrupted: bool = False
+
+
+class Match:
+    """Plays `tasks` in `jobs` threads; `run` returns the Result (see the module)."""
+
+    def __init__(self, cls: type[Game], options: dict[str, Any], players: list[Entrant],
+                 tasks: list[Task], control: TimeControl, seed: int, games: int,
+                 jobs: int = 1, out: Path | None = None,
+                 engine: Callable[[], Engine] | None = None,
+                 progress: Progress | None = None) -> None:
+        self.cls = cls
+        self.options = options
+        self.players = players
+        self.tasks = tasks
+        self.control = control
+        self.seed = seed
+        self.games = games
+        self.jobs = max(1, min(jobs, len(tasks)))
+        self.out = out
+        self.engine = engine or self._new_engine
+        self.progress = progress
+        self._todo: queue.Queue[Task] = queue.Queue()
+        self._records: list[Record] = []  # the finished games, as they end
+        self._errors: list[BaseException] = []  # what went wrong in a thread
+        self._wake: queue.Queue[None] = queue.Queue()  # a game ended (or failed)
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._live: set[ProgramPlayer] = set()
+        self._stop = self._stop_flag()
+
+    def _new_engine(self) -> Engine:
+        from ai.engine import new_engine
+
+        return new_engine(self.cls.name)
+
+    def _stop_flag(self) -> Any:
+        if not any(p.spec.is_ai for p in self.players):
+            return None
+        from ai.engine import StopFlag
+
+        return StopFlag()
+
+    def result(self) -> Result:
+        return Result(self.cls, self.options, self.players, self.control, self.seed,
+                      self.games, len(self.tasks))
+
+    def run(self) -> Result:
+        """Play every game; Ctrl-C (KeyboardInterrupt in this thread) stops the match
+        cleanly and returns what was finished, `interrupted` set."""
+        result = self.result()
+        for task in self.tasks:
+            self._todo.put(task)
+        threads: list[threading.Thread] = []
+        try:
+            # every thread's engines made before any clock runs (making one while another
+            # thread searches would slow that search down)
+            for i in range(self.jobs):
+                engines = {p.index: self.engine() for p in self.players if p.spec.is_ai}
+                threads.append(threading.Thread(target=self._work, args=(engines,),
+                                                name=f"arena-match-{i}", daemon=True))
+            for thread in threads:
+                thread.start()
+            self._collect(result)
+        except KeyboardInterrupt:
+            result.interrupted = True
+            self._halt(threads)
+        except BaseException:
+            self._halt(threads)
+            raise
+        with self._lock:  # every game that ended counts, even as the match was stopped
+            result.records = sorted(self._records, key=lambda r: r.task.number)
+        if self.progress is not None:
+            self.progress.close()
+        return result
+
+    def _collect(self, result: Result) -> None:
+        """Wait for the games, showing each as it ends; a thread's error is raised here."""
+        if self.progress is not None:
+            self.progress.start(result)
+        while len(result.records) < len(self.tasks):
+            with self._lock:
+                new = self._records[len(result.records):]
+                error = self._errors[0] if self._errors else None
+            if error is not None:
+                raise error
+            for record in new:
+                result.records.append(record)
+                if self.progress is not None:
+                    self.progress.finished(result, record)
+            if new or len(result.records) == len(self.tasks):
+                continue
+            try:
+                self._wake.get(timeout=POLL)
+            except queue.Empty:
+                if self.progress is not None:
+                    self.progress.tick(result)
+
+    def _halt(self, threads: Sequence[threading.Thread]) -> None:
+        """Stop every game: searches stopped, programs killed (again and again, until
+        each thread has seen it: a move may begin just after a sweep)."""
+        self._stopping.set()
+        if self._stop is not None:
+            self._stop.set()
+        deadline = time.monotonic() + HALT_WAIT
+        while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+            with self._lock:
+                live = list(self._live)
+            for player in live:
+                player.cancel()
+            for thread in threads:
+                thread.join(0.02)
+
+    # ----- in the worker threads ------------------------------------------------------
+    def _work(self, engines: dict[int, Engine]) -> None:
+        """Play games until none is left; `engines`: this thread's, one per AI player."""
+        while not self._stopping.is_set():
+            try:
+                task = self._todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                record = self._play(task, engines)
+            except _Stopped:
+                return
+            except BaseException as err:
+                if not self._stopping.is_set():
+                    with self._lock:
+                        self._errors.append(err)
+                    self._wake.put(None)
+                return
+            with self._lock:
+                self._records.append(record)
+            self._wake.put(None)
+
+    def _play(self, task: Task, engines: dict[int, Engine]) -> Record:
+        from tui.programs import CommandError
+
+        game = task.start.copy()
+        opening = len(game.history)
+        clock = Clock.start(self.control, game.players)
+        clock.moves = [0.0] * opening  # the random opening took nobody's time
+        programs: dict[int, ProgramPlayer] = {}
+        broken: dict[int, str] = {}
+        began = time.perf_counter()
+        try:
+            for seat, who in enumerate(task.seats):
+                spec = self.players[who].spec
+                if spec.is_program:
+                    assert spec.command is not None
+                    try:
+                        programs[seat] = self._program(spec.command)
+                    except CommandError as err:
+                        broken[seat] = str(err)
+            while not game.is_over:
+                if self._stopping.is_set():
+                    raise _Stopped
+                seat = game.to_move
+                who = self.players[task.seats[seat]]
+                if who.spec.is_program:
+                    self._program_move(game, clock, seat, who, programs.get(seat),
+                                       broken.get(seat, ""))
+                else:
+                    self._ai_move(game, clock, seat, who, engines)
+        finally:
+            for player in programs.values():
+                player.close()
+                with self._lock:
+                    self._live.discard(player)
+        record = Record(task, game, clock, opening, time.perf_counter() - began)
+        if self.out is not None:
+            record.path = self._save(record)
+        return record
+
+    def _program(self, command: str) -> ProgramPlayer:
+        from tui.jury import program_player
+
+        player = program_player(self.cls, command)
+        with self._lock:
+            self._live.add(player)
+        return player
+
+    def _program_move(self, game: Game, clock: Clock, seat: int, who: Entrant,
+                      player: ProgramPlayer | None, broken: str) -> None:
+        from tui.jury import Cancelled
+
+        name = f"{game.seat_name(seat)} ({who.label})"
+        if player is None:
+            game.forfeit(seat, Termination.FAULT, f"{name} did not start: {broken}",
+                         fault="start", output="")
+            return
+        try:
+            verdict = player.move(game, clock)
+        except Cancelled:
+            raise _Stopped from None
+        except Exception:
+            if self._stopping.is_set():  # a killed program's streams closed under it
+                raise _Stopped from None
+            raise
+        if self._stopping.is_set():
+            raise _Stopped
+        clock.charge(seat, verdict.seconds)
+        if not verdict.ok:
+            kind = Termination.TIME if verdict.fault == "timeout" else Termination.FAULT
+            game.forfeit(seat, kind, f"{name} {verdict.reason}", fault=verdict.fault,
+                         output=verdict.output)
+            return
+        game.play(verdict.move)
+        clock.record(verdict.seconds)
+
+    def _ai_move(self, game: Game, clock: Clock, seat: int, who: Entrant,
+                 engines: dict[int, Engine]) -> None:
+        engine = engines[who.index]
+        level = who.spec.level or "hard"
+        limit = clock.left(seat)
+        seconds = clock.ai_seconds(seat, engine.budget(level).seconds,
+                                   game.moves_left_estimate(seat))
+        began = time.perf_counter()
+        found = engine.search(game, engine.budget(level, seconds), self._stop)
+        spent = time.perf_counter() - began
+        if self._stopping.is_set():
+            raise _Stopped
+        flagged = clock.flagged(seat, spent)
+        clock.charge(seat, spent)
+        if flagged:
+            shown = "" if limit is None else f", over its {limit:.2f} s"
+            game.forfeit(seat, Termination.TIME, f"{game.seat_name(seat)} ({who.label}) "
+                         f"ran out of time: {spent:.2f} s{shown}")
+            return
+        game.play(found.move)
+        clock.record(spent)
+
+    def _save(self, record: Record) -> Path:
+        from saves.format import doc_from_game
+        from saves.store import write_save
+
+        assert self.out is not None
+        path = self.out / save_name(record.task.number, len(self.tasks))
+        specs = [self.players[p].spec for p in record.task.seats]
+        write_save(path, doc_from_game(record.game, specs, record.clock))
+        return path
+
+
+# ----- standings -------------------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    """One player's row of the table."""
+
+    player: Entrant
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0
+    standing: float = 0.0  # the game's own match rule, summed
+    faults: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player.index, "label": self.player.label, "games": self.games,
+                "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "points": self.points, "standing": self.standing, "faults": dict(self.faults)}
+
+
+def table(result: Result) -> list[Line]:
+    """Per player, in the order given."""
+    lines = [Line(p) for p in result.players]
+    rule = result.game_class.match_rule
+    for record in result.records:
+        outcome = record.outcome
+        points = POINTS.game_scores(outcome)
+        own = rule.game_scores(outcome)
+        for seat, who in enumerate(record.task.seats):
+            line = lines[who]
+            line.games += 1
+            if outcome.is_draw:
+                line.draws += 1
+            elif outcome.won(seat):
+                line.wins += 1
+            else:
+                line.losses += 1
+            line.points += points[seat]
+            line.standing += own[seat]
+            fault = record.fault_of(seat)
+            if fault is not None:
+                line.faults[fault] = line.faults.get(fault, 0) + 1
+    return lines
+
+
+def head_to_head(result: Result, a: int, b: int) -> list[float]:
+    """A's points (1, 1/2, 0) in each finished game with B, in schedule order."""
+    scores = []
+    for record in result.records:
+        seats = record.task.seats
+        if a in seats and b in seats:
+            scores.append(POINTS.game_scores(record.outcome)[seats.index(a)])
+    return scores
+
+
+def elo(score: float) -> float:
+    """The Elo difference a score fraction stands for (+-inf at 1 and 0)."""
+    if score >= 1:
+        return math.inf
+    if score <= 0:
+        return -math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+@dataclass(frozen=True)
+class Elo:
+    """The first player's Elo over the second with a 95% interval, from `games` scores.
+
+    The interval is the normal one on the mean score (its standard error from the
+    games' own spread, draws included); at 100% (0%) the score's interval is the exact
+    one-sided bound (1/40)^(1/n) (1 less it), since the spread is then zero."""
+
+    games: int
+    score: float
+    difference: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, scores: Sequence[float]) -> Elo | None:
+        n = len(scores)
+        if not n:
+            return None
+        mean = sum(scores) / n
+        if mean >= 1:
+            low_s, high_s = 0.025 ** (1 / n), 1.0
+        elif mean <= 0:
+            low_s, high_s = 0.0, 1 - 0.025 ** (1 / n)
+        else:
+            spread = math.sqrt(sum((x - mean) ** 2 for x in scores) / n / n)
+            low_s, high_s = mean - Z95 * spread, mean + Z95 * spread
+        return cls(n, mean, elo(mean), elo(low_s), elo(high_s))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, "score": round(self.score, 4),
+                "difference": number(self.difference), "low": number(self.low),
+                "high": number(self.high)}
+
+
+def number(value: float) -> float | str:
+    """A JSON-ready Elo: rounded to 0.1, or "+inf" / "-inf"."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return round(value, 1)
+
+
+def signed(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value):+d}"
+
+
+def crosstable(result: Result) -> list[list[float | None]]:
+    """Points of the row's player against the column's (None on the diagonal)."""
+    n = len(result.players)
+    return [[None if a == b else sum(head_to_head(result, a, b)) for b in range(n)]
+            for a in range(n)]
+
+
+def is_round_robin(result: Result) -> bool:
+    return len(result.players) > 2 and not all_in_each_game(result.game_class)
+
+
+# ----- text and JSON -----------------------------------------------------------------
+
+
+def _faults(counts: dict[str, int]) -> str:
+    ordered = sorted(counts, key=lambda k: FAULT_KINDS.index(k) if k in FAULT_KINDS else 99)
+    return ", ".join(f"{k} {counts[k]}" for k in ordered) or "-"
+
+
+def _grid(rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
+    """Columns padded to their widest cell; the first `left` columns flush left."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [cell.ljust(w) if i < left else cell.rjust(w)
+                 for i, (cell, w) in enumerate(zip(row, widths, strict=True))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _rule_title(title: str) -> str:
+    """The game's own match rule as a column head ("points" is taken)."""
+    return "game points" if title == "points" else title
+
+
+def _games(n: int) -> str:
+    return f"{n} game{'s' if n != 1 else ''}"
+
+
+def heading(result: Result) -> str:
+    cls = result.game_class
+    shown = "".join(f", {k}={v}" for k, v in result.options.items())
+    per = ("every player in each game" if all_in_each_game(cls)
+           else f"{_games(result.games)} a pairing")
+    return (f"{cls.title} match{shown}: {len(result.records)} of {_games(result.total)} "
+            f"({per}), seed {result.seed}, clock {result.control.describe()}"
+            f"{' (interrupted)' if result.interrupted else ''}")
+
+
+def report(result: Result) -> str:
+    """The table (and the Elo line or the crosstable) as text."""
+    rule = result.game_class.match_rule
+    own = not isinstance(rule, PlainWins)
+    header = ["player", "games", "wins", "draws", "losses", "points"]
+    header += [_rule_title(rule.title)] if own else []
+    rows = [header + ["faults"]]
+    for line in table(result):
+        row = [f"{line.player.index + 1}. {line.player.label}", str(line.games),
+               str(line.wins), str(line.draws), str(line.losses), f"{line.points:g}"]
+        row += [rule.number(line.standing)] if own else []
+        rows.append(row + [_faults(line.faults)])
+    grid = _grid(rows)
+    text = [heading(result), *grid]
+    text.append("points: a win 1, a draw 1/2 (the chess count, whatever the game's rule)")
+    if len(result.players) == 2:
+        rating = Elo.of(head_to_head(result, 0, 1))
+        if rating is not None:
+            a, b = (p.label for p in result.players)
+            text.append(f"Elo of {a} over {b}: {signed(rating.difference)} "
+                        f"(95% interval {signed(rating.low)} to {signed(rating.high)}; "
+                        f"score {rating.score:.1%} over {_games(rating.games)})")
+    if is_round_robin(result):
+        cross = crosstable(result)
+        per = result.games
+        top = ["crosstable", *[str(i + 1) for i in range(len(result.players))]]
+        rows = [top]
+        for a, player in enumerate(result.players):
+            rows.append([f"{a + 1}. {player.label}",
+                         *["-" if v is None else f"{v:g}/{per}" for v in cross[a]]])
+        text.append("")
+        text.extend(_grid(rows))
+        text.append(f"(the row's points against the column's, of {per} games a pairing)")
+    return "\n".join(text)
+
+
+def to_json(result: Result) -> dict[str, Any]:
+    """The whole match as one JSON-ready document."""
+    data: dict[str, Any] = {
+        "game": result.game_class.name,
+        "options": dict(result.options),
+        "seed": result.seed,
+        "clock": result.control.to_json(),
+        "games_per_pairing": result.games,
+        "total": result.total,
+        "finished": len(result.records),
+        "interrupted": result.interrupted,
+        "players": [p.to_json() for p in result.players],
+        "games": [r.to_json(result.players) for r in result.records],
+        "table": [line.to_json() for line in table(result)],
+    }
+    if len(result.players) == 2:
+        rating = Elo.of(head_to_head(result, 0, 1))
+        data["elo"] = None if rating is None else rating.to_json()
+    if is_round_robin(result):
+        data["crosstable"] = crosstable(result)
+    return data
+
+
+def dumps(result: Result) -> str:
+    return json.dumps(to_json(result), indent=2)
+
+
+# ----- progress ---------------------------------------------------------------------------
+
+
+class Progress:
+    """Progress on `stream`: a bar redrawn in place on a terminal, else a line a game."""
+
+    def __init__(self, stream: TextIO, tty: bool, width: int = 80) -> None:
+        self.stream = stream
+        self.tty = tty
+        self.width = max(20, width)
+        self.began = time.monotonic()
+        self._drawn = False
+        self._points: list[float] = []  # per player, kept up as games end
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # progress is a courtesy: a closed stderr is no error
+            pass
+
+    def start(self, result: Result) -> None:
+        self.began = time.monotonic()
+        self._points = [line.points for line in table(result)]
+        if self.tty:
+            self.tick(result)
+
+    def _left(self, result: Result) -> str:
+        done = len(result.records)
+        if not done:
+            return "time left: estimating"
+        spent = time.monotonic() - self.began
+        return f"about {_duration(spent / done * (result.total - done))} left"
+
+    def _score(self, result: Result) -> str:
+        return ", ".join(f"{player.label} {points:g}"
+                         for player, points in zip(result.players, self._points, strict=True))
+
+    def tick(self, result: Result) -> None:
+        if not self.tty:
+            return
+        done, total = len(result.records), result.total
+        filled = round(20 * done / total)
+        line = (f"[{'#' * filled}{'.' * (20 - filled)}] {done}/{total} games | "
+                f"{self._score(result)} | {self._left(result)}")
+        if len(line) > self.width - 1:
+            line = line[: self.width - 4] + "..."
+        self._write("\r" + line + "\x1b[K")
+        self._drawn = True
+
+    def finished(self, result: Result, record: Record) -> None:
+        for seat, points in enumerate(POINTS.game_scores(record.outcome)):
+            self._points[record.task.seats[seat]] += points
+        if self.tty:
+            self.tick(result)
+            return
+        seats = " vs ".join(f"{result.players[p].label} ({record.game.seat_name(s)})"
+                            for s, p in enumerate(record.task.seats))
+        reason = record.outcome.reason
+        if len(reason) > REASON_SHOWN:
+            reason = reason[: REASON_SHOWN - 3] + "..."
+        moves = len(record.game.history)
+        self._write(f"game {record.task.number} ({len(result.records)}/{result.total} done): "
+                    f"{seats}: {reason}; {moves} move{'s' if moves != 1 else ''}, "
+                    f"{record.seconds:.1f} s | {self._score(result)} | "
+                    f"{self._left(result)}\n")
+
+    def close(self) -> None:
+        if self._drawn:
+            self._write("\n")
+            self._drawn = False
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
