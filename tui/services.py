@@ -4,7 +4,8 @@ The app makes one `Services` and hands it to every screen it opens. The
 engines are imported and warmed up in a daemon thread (a Numba compile cannot
 be stopped, and quitting must not wait for it); readiness comes back as an
 `EngineReady` message to the app. Every running search registers its stop
-flag here so that quitting stops them all at once.
+flag here, and every contest program playing a seat its `ProgramPlayer`, so that
+quitting stops them all at once (a program's whole process group is killed).
 
 The game in progress is autosaved after every change by one writer thread (in
 order, off the UI thread); the setup screen's last choices per game are kept
@@ -31,9 +32,12 @@ if TYPE_CHECKING:
     from ai.engine import InfoCallback, SearchResult, StopFlag
     from rules import Game
     from saves.format import SaveDoc
+    from tui.jury import ProgramPlayer, Verdict
 
 SETTINGS_FILE = ".setup.json"  # hidden, and not a save: the load list never shows it
 SETTINGS_BYTES = 64_000
+PROGRAMS_LOG = "programs.log"  # one line per contest program's fault, in the saves folder
+STDERR_LOGGED = 500  # characters of a faulty program's stderr the log keeps
 
 
 class Writer:
@@ -73,6 +77,18 @@ class Writer:
         return True
 
 
+def end_program(player: ProgramPlayer) -> None:
+    """Kill a program's process group and end it for good (never raises)."""
+    try:
+        player.cancel()
+    except Exception:  # noqa: BLE001 - closing is what matters
+        pass
+    try:
+        player.close()
+    except Exception:  # noqa: BLE001
+        pass
+
+
 class Services:
     """The engine host and the saves glue, shared by the screens of one app."""
 
@@ -96,6 +112,7 @@ class Services:
         self._told: set[str] = set()
         self._stops: set[StopFlag] = set()
         self._stops_lock = threading.Lock()
+        self._programs: set[ProgramPlayer] = set()  # the programs playing seats now
         self.writer = Writer()
         self._setup: dict[str, dict[str, Any]] | None = None  # game -> field id -> value
         self._autosaved: object | None = None  # the token of the session autosaved last
@@ -173,10 +190,66 @@ class Services:
             return len(self._stops)
 
     def stop_all(self) -> None:
-        """Stop every running search (each returns within ~0.1 s)."""
+        """Stop every running search (each returns within ~0.1 s) and end every program
+        (its process group is killed: nothing is left running)."""
         with self._stops_lock:
             for stop in self._stops:
                 stop.set()
+            programs, self._programs = list(self._programs), set()
+        for program in programs:
+            end_program(program)
+
+    # ----- contest programs --------------------------------------------------------------
+    def open_program(self, game_class: type[Game], command: str) -> ProgramPlayer:
+        """A program to play a seat in `game_class`'s protocol, registered until
+        `close_program` (CommandError if the command names no program)."""
+        from tui.jury import program_player
+
+        player = program_player(game_class, command)
+        with self._stops_lock:
+            self._programs.add(player)
+        return player
+
+    def close_program(self, player: ProgramPlayer, kill: bool = True) -> None:
+        """End a program for good: killed at once (`kill`), or told the game is over."""
+        with self._stops_lock:
+            self._programs.discard(player)
+        if kill:
+            end_program(player)
+        else:
+            try:
+                player.close()
+            except Exception:  # noqa: BLE001 - then kill it
+                end_program(player)
+
+    @property
+    def programs(self) -> int:
+        """How many programs are open (playing a seat in the game on the board)."""
+        with self._stops_lock:
+            return len(self._programs)
+
+    def log_program_fault(self, game_name: str, seat: str, command: str,
+                          verdict: Verdict) -> None:
+        """One line in `programs.log` (saves folder) for a program's fault: when, the game,
+        the seat, the command, the fault, the reason, its exact output (a repr) and the
+        start of its stderr. Written by the writer thread."""
+        from datetime import UTC, datetime
+
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        line = (f"{stamp} game={game_name} seat={seat} command={command!r} "
+                f"fault={verdict.fault} reason={verdict.reason!r} "
+                f"output={verdict.kept_output!r} stderr={verdict.stderr[:STDERR_LOGGED]!r}\n")
+        try:
+            path = self.saves_folder() / PROGRAMS_LOG
+        except OSError as err:
+            self.writer.error = str(err)
+            return
+
+        def append() -> None:
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write(line)
+
+        self.writer.submit(append)
 
     def search(self, request: AIRequest, stop: StopFlag,
                on_info: InfoCallback | None = None) -> SearchResult:
@@ -242,7 +315,8 @@ class Services:
         from saves.format import doc_from_game
 
         used = [session.clock_spent(m) for m in range(session.players)]
-        clock = Clock(session.control, used)  # the move under way counts as spent so far
+        # the move under way counts as spent so far; the moves' times go to the replay
+        clock = Clock(session.control, used, list(session.clock.moves))
         return doc_from_game(session.game, list(session.players_by_mark), clock, session.match)
 
     def export_position(self, session: Session, name: str) -> Path:

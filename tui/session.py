@@ -9,13 +9,17 @@ match; the seats rotate from game to game by the rules' `MatchState`
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import Clock, ClockKind, Game, MatchState, MoveError, PlayerSpec, TimeControl, get_game
-from rules.outcome import Outcome, Termination
+from rules.outcome import FORFEITS, Outcome, Termination
+
+if TYPE_CHECKING:
+    from tui.jury import Verdict
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,18 @@ class AIRequest:
     level: str
     purpose: str  # "move" or "hint"
     seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class ProgramRequest:
+    """One turn of a contest program: the position and the clock it is asked about (copies,
+    for the worker thread), tagged with the generation they belong to."""
+
+    generation: int
+    game: Game
+    clock: Clock
+    mark: int
+    player: PlayerSpec
 
 
 class Session:
@@ -131,7 +147,7 @@ class Session:
     def label_of(self, participant: int) -> str:
         """The participant's label; numbered when others share it ("Human 1", "Human 2"),
         so a match standing between people says who is who."""
-        humans = sum(not p.is_ai for p in self.participants)
+        humans = sum(p.is_human for p in self.participants)
         labels = [p.label(only_human=humans == 1) for p in self.participants]
         label = labels[participant]
         if labels.count(label) > 1:
@@ -147,8 +163,23 @@ class Session:
         return not self.game.is_over and self.player(self.to_move).is_ai
 
     @property
+    def program_to_move(self) -> bool:
+        """A contest program (not a person, not the AI) is to move."""
+        return not self.game.is_over and self.player(self.to_move).is_program
+
+    @property
+    def machine_to_move(self) -> bool:
+        """The AI or a program is to move: no person may play now."""
+        return not self.game.is_over and not self.player(self.to_move).is_human
+
+    @property
     def has_human(self) -> bool:
-        return any(not p.is_ai for p in self.participants)
+        """Whether a person plays (a program is nobody at the keyboard)."""
+        return any(p.is_human for p in self.participants)
+
+    @property
+    def has_program(self) -> bool:
+        return any(p.is_program for p in self.participants)
 
     @property
     def has_ai(self) -> bool:
@@ -223,7 +254,8 @@ class Session:
         self._changed()
 
     def _steps_back(self) -> int:
-        """How many moves one undo takes back: vs AI, back to a person's last turn."""
+        """How many moves one undo takes back: vs the AI or a program, back to a person's
+        last turn."""
         if not self.game.history:
             return 0
         if not self.has_human:
@@ -233,7 +265,7 @@ class Session:
         while probe.history:
             probe.undo()
             steps += 1
-            if not self.player(probe.to_move).is_ai:
+            if self.player(probe.to_move).is_human:
                 break
         return steps
 
@@ -242,12 +274,19 @@ class Session:
         outcome = self.game.outcome
         return outcome is not None and outcome.kind is Termination.TIME
 
+    @property
+    def forfeited(self) -> bool:
+        """The game ended by a forfeit (time, or a program's fault): undo takes it back."""
+        outcome = self.game.outcome
+        return outcome is not None and outcome.kind in FORFEITS
+
     def undo(self) -> list[Hashable]:
         """Take moves back (see `_steps_back`); MoveError if there is none.
 
-        After a loss on time the game resumes first, so undo also takes a flag back.
+        After a loss on time (or a program's fault) the game resumes first, so undo also
+        takes a flag back.
         """
-        resumed = self.lost_on_time
+        resumed = self.forfeited
         if resumed:
             self.game.resume()
             self._since = self._now()  # the time since the flag was nobody's move
@@ -275,7 +314,7 @@ class Session:
             self.clock.forget(len(self.game.history) - 1)
             self.clock.record(0.0)  # its thinking was charged before the undo
             done.append(move)
-            if not self.has_human or not self.ai_to_move or self.game.is_over:
+            if not self.has_human or not self.machine_to_move or self.game.is_over:
                 break
         self._changed()
         return done
@@ -297,7 +336,7 @@ class Session:
                                             self.elapsed())
         return AIRequest(self.generation, self.game.copy(), level, purpose, seconds)
 
-    def is_current(self, request: AIRequest) -> bool:
+    def is_current(self, request: AIRequest | ProgramRequest) -> bool:
         return request.generation == self.generation
 
     def accept(self, request: AIRequest, move: Hashable) -> bool:
@@ -308,6 +347,49 @@ class Session:
             return False
         self.play(move)
         return True
+
+    # ----- contest programs ----------------------------------------------------------------
+    def program_request(self) -> ProgramRequest:
+        """The program's turn, from now: its move timer starts here (a watched game's pace
+        is nobody's thinking), and the clock copy says what it has left."""
+        if not self.program_to_move:
+            raise MoveError("no program is to move")
+        self.hold_clock()
+        mark = self.to_move
+        return ProgramRequest(self.generation, self.game.copy(), copy.deepcopy(self.clock),
+                              mark, self.player(mark))
+
+    def fault_reason(self, mark: int, reason: str) -> str:
+        """A fault in words with the seat: "O (greedy.py) answered 'Z9\\n': ..."."""
+        return f"{self.game.seat_name(mark)} ({self.label(mark)}) {reason}"
+
+    def judge(self, request: ProgramRequest, verdict: Verdict) -> bool:
+        """Apply the jury's verdict if it is about the position still on the board: play
+        the move, or end the game (a timeout is a loss on time, any other fault a loss by
+        fault, keeping the program's output). The jury's time is what is charged."""
+        if not self.is_current(request) or not self.program_to_move:
+            return False
+        mark = self.to_move
+        self._since = self._now() - max(0.0, verdict.seconds)
+        if verdict.ok:
+            if not self.check_time():  # (the jury judged its time: this never flags)
+                self.play(verdict.move)
+            return True
+        kind = Termination.TIME if verdict.fault == "timeout" else Termination.FAULT
+        self._charge()
+        self.game.forfeit(mark, kind, self.fault_reason(mark, verdict.reason),
+                          fault=verdict.fault, output=verdict.output)
+        self._changed()
+        return True
+
+    def forfeit_program(self, mark: int, fault: str, reason: str, output: str = "") -> None:
+        """The program holding `mark` loses without a verdict (its command did not start)."""
+        if self.game.is_over:
+            return
+        self._charge()
+        self.game.forfeit(mark, Termination.FAULT, self.fault_reason(mark, reason),
+                          fault=fault, output=output)
+        self._changed()
 
     # ----- saved or not -------------------------------------------------------------------
     def mark_saved(self) -> None:

@@ -16,11 +16,14 @@ from textual.widgets.select import InvalidSelectValueError
 from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, get_game
 from rules.base import COUNT_OPTION
 from tui.messages import OpenMenu, StartSession
+from tui.programs import CommandError, parse_command
 from tui.screens.common import KeyFooter, SizedScreen
 from tui.services import Services
 from tui.session import Session
 
-PLAYER_CHOICES = [("Human", "human")] + [(f"AI ({level})", f"ai:{level}") for level in LEVELS]
+PROGRAM = "prog"  # the kind choice of a contest program; its command is in the row's field
+PLAYER_CHOICES = ([("Human", "human")] + [(f"AI ({level})", f"ai:{level}") for level in LEVELS]
+                  + [("Program", PROGRAM)])
 OTHER_SEATS = f"ai:{DEFAULT_LEVEL}"  # the first seat is a person's, the others the AI's
 
 
@@ -42,8 +45,10 @@ class SetupScreen(SizedScreen):
         low, high = self.cls.player_count
         self.counts = range(low, high + 1)
 
-    def _row(self, label: str, field: Select | Input, row_id: str | None = None) -> Horizontal:
-        return Horizontal(Label(label), field, classes="setup-row", id=row_id)
+    def _row(self, label: str, field: Select | Input, row_id: str | None = None,
+             extra: Input | None = None) -> Horizontal:
+        fields = [field] if extra is None else [field, extra]
+        return Horizontal(Label(label), *fields, classes="setup-row", id=row_id)
 
     def compose(self) -> ComposeResult:
         cls = self.cls
@@ -61,7 +66,10 @@ class SetupScreen(SizedScreen):
                                     Select(PLAYER_CHOICES,
                                            value="human" if seat == 0 else OTHER_SEATS,
                                            allow_blank=False, id=f"player-{seat}", compact=True),
-                                    f"seat-{seat}")
+                                    f"seat-{seat}",
+                                    Input(placeholder="command, e.g. python3 bot.py",
+                                          id=f"command-{seat}", classes="command",
+                                          compact=True))
                 for spec in cls.option_specs:
                     if spec.name == COUNT_OPTION and len(self.counts) > 1:
                         continue  # the Players field above is this option
@@ -111,9 +119,17 @@ class SetupScreen(SizedScreen):
                 select.value = value
             except InvalidSelectValueError:
                 pass  # no longer offered (or a hand-edited file): the default stays
+        for field in self.query("Input.command").results(Input):
+            value = remembered.get(field.id or "")
+            if isinstance(value, str) and value.isprintable():
+                field.value = value
+        self._show_commands()
 
     def _remember(self) -> None:
-        choices = {select.id: select.value for select in self._selects() if select.id}
+        choices: dict[str, object] = {select.id: select.value for select in self._selects()
+                                      if select.id}
+        choices.update({field.id: field.value.strip()
+                        for field in self.query("Input.command").results(Input) if field.id})
         try:
             self.services.remember_setup(self.game_name, choices)
         except Exception:  # noqa: BLE001 - remembering is a convenience, never a failure
@@ -143,6 +159,41 @@ class SetupScreen(SizedScreen):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "player-count":
             self._show_seats(self.player_count)
+        elif (event.select.id or "").startswith("player-"):
+            self._show_commands()
+            if event.value == PROGRAM:
+                seat = event.select.id.removeprefix("player-")  # type: ignore[union-attr]
+                field = self.query_one(f"#command-{seat}", Input)
+                if not field.value.strip():
+                    self._say("Type the program's command line (it speaks the game's "
+                              "contest protocol).")
+
+    def _show_commands(self) -> None:
+        """A seat played by a program shows the field for its command line."""
+        for seat in range(self.counts[-1]):
+            program = self.query_one(f"#player-{seat}", Select).value == PROGRAM
+            self.query_one(f"#seat-{seat}").set_class(program, "program")
+
+    def _say(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    def _player(self, seat: int) -> PlayerSpec:
+        """The seat's player; a program's command is checked now (CommandError, and its
+        field takes the focus), so a bad one never reaches the board."""
+        value = str(self.query_one(f"#player-{seat}", Select).value)
+        if value != PROGRAM:
+            return PlayerSpec.parse(value)
+        field = self.query_one(f"#command-{seat}", Input)
+        command = field.value.strip()
+        names = self.cls.seat_names or self.cls.default_marks
+        try:
+            if not command:
+                raise CommandError("give the command line of the program")
+            parse_command(command)
+            return PlayerSpec.program(command)
+        except (CommandError, RulesError) as err:
+            field.focus()
+            raise CommandError(f"{names[seat]}: {err}") from None
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -159,8 +210,7 @@ class SetupScreen(SizedScreen):
     def action_start(self) -> None:
         count = self.player_count
         try:
-            players = [PlayerSpec.parse(str(self.query_one(f"#player-{seat}", Select).value))
-                       for seat in range(count)]
+            players = [self._player(seat) for seat in range(count)]
             options = {spec.name: self.query_one(f"#opt-{spec.name}", Select).value
                        for spec in self.cls.option_specs
                        if not (spec.name == COUNT_OPTION and len(self.counts) > 1)}
@@ -174,7 +224,7 @@ class SetupScreen(SizedScreen):
             session = Session.new(self.game_name, players, options, seed, control,
                                   now=self.services.now)
         except (RulesError, ValueError) as err:
-            self.query_one("#status", Static).update(f"Cannot start: {err}")
+            self._say(f"Cannot start: {err}")
             return
         self._remember()
         self.post_message(StartSession(session))
