@@ -16,11 +16,12 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from rules import PlayerSpec, TimeControl, get_game
-from tui.messages import EngineReady, OpenMenu, OpenSetup, StartSession
+from tui.messages import EngineReady, OpenMenu, OpenReplay, OpenSetup, StartSession
 from tui.screens.common import printable
 from tui.screens.dialogs import ChoiceDialog
 from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
 from tui.services import Services
 from tui.session import Session
@@ -97,6 +98,11 @@ class ArenaApp(App):
 
     def on_start_session(self, message: StartSession) -> None:
         self.start_session(message.session, message.status)
+
+    def on_open_replay(self, message: OpenReplay) -> None:
+        """The replay goes over the game screen; `c` there comes back as a new game."""
+        self.push_screen(ReplayScreen(message.session, self.services),
+                         lambda start: start is not None and self.post_message(start))
 
     def on_engine_ready(self, message: EngineReady) -> None:
         self.services.settle(message.game_name, message.error)

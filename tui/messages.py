@@ -36,6 +36,14 @@ class StartSession(Message):
         self.session, self.status = session, status
 
 
+class OpenReplay(Message):
+    """Step through the finished game of `session` (over its game screen)."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+
 class EngineReady(Message, bubble=False):  # the app forwards it: a copy must not come back
     """A game's engine has been imported and warmed up (`error`: why it could not be)."""
 

@@ -23,19 +23,20 @@ from textual.message import Message
 from textual.widgets import Static
 
 from rules import MoveError
-from tui.messages import EngineReady, OpenMenu, StartSession
+from tui.messages import EngineReady, OpenMenu, OpenReplay, StartSession
 from tui.screens.common import KeyFooter, SizedScreen, fit, printable, short_path
 from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.services import Services
-from tui.session import AIRequest, Session
+from tui.session import AIRequest, ProgramRequest, Session
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.panels import EnginePanel, MovesPanel, PlayersPanel
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult, StopFlag
+    from tui.jury import ProgramPlayer, Verdict
 
-PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when AI plays AI
+PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person plays
 
 
 class GameScreen(SizedScreen):
@@ -50,6 +51,7 @@ class GameScreen(SizedScreen):
         Binding("e", "export", "Export"),
         Binding("n", "new_game", "New"),
         Binding("g", "result", "Result"),
+        Binding("v", "replay", "Replay"),
         Binding("question_mark", "rules", "Rules", key_display="?", show=False),
         Binding("plus,equals_sign", "pace(-1)", "Faster", key_display="+"),
         Binding("minus", "pace(1)", "Slower", key_display="-"),
@@ -65,6 +67,14 @@ class GameScreen(SizedScreen):
                      error: str | None = None) -> None:
             super().__init__()
             self.request, self.result, self.error = request, result, error
+
+    class ProgramDone(Message):
+        """A program's turn is over: the jury's verdict, or why there is none."""
+
+        def __init__(self, request: ProgramRequest, verdict: Verdict | None,
+                     error: str | None = None) -> None:
+            super().__init__()
+            self.request, self.verdict, self.error = request, verdict, error
 
     # "-short" below 30 rows: a board that needs more rows than an 80x24 screen leaves
     # beside the title and the frame ("-tight") drops them there
@@ -85,6 +95,8 @@ class GameScreen(SizedScreen):
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
         self._hint_for: int | None = None  # a hint asked before the engine was ready
+        self._programs: dict[int, ProgramPlayer] = {}  # participant -> its program
+        self._program_call: tuple[ProgramRequest, ProgramPlayer] | None = None  # under way
 
     # ----- layout ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -126,7 +138,9 @@ class GameScreen(SizedScreen):
             return
         if s.ai_to_move and not self.services.engine_ready(s.game.name):
             s.hold_clock()  # compiling is not thinking: the AI's clock waits for its kernels
-        if s.check_time():
+        if self._program_call is not None:  # the jury enforces a program's clock
+            self.query_one(PlayersPanel).show(s)
+        elif s.check_time():
             self._time_up()
         else:
             self.query_one(PlayersPanel).show(s)
@@ -157,16 +171,16 @@ class GameScreen(SizedScreen):
         self.query_one("#title", Static).update(grid)
         self.query_one(PlayersPanel).show(s)
         self.query_one(MovesPanel).show(s)
-        self.board.locked = s.ai_to_move or game.is_over
+        self.board.locked = s.machine_to_move or game.is_over
         self.board.refresh_game()
         self._show_status()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # keys show only where they apply: the end screen once a game is over, and so on
-        if action == "result":
+        if action in ("result", "replay"):
             return self.session.game.is_over
-        if action == "pace":  # only when the AI plays itself
+        if action == "pace":  # only when no person plays (the AI, programs)
             return not self.session.has_human
         if action == "hint":  # a hint is for a person's turn
             return self.session.has_human
@@ -217,8 +231,9 @@ class GameScreen(SizedScreen):
     # ----- moves ------------------------------------------------------------------------
     def on_grid_board_move_picked(self, message: GridBoard.MovePicked) -> None:
         s = self.session
-        if s.ai_to_move:
-            self.status("Wait: it is the AI's turn.")
+        if s.machine_to_move:
+            who = "the AI's" if s.ai_to_move else f"{s.label(s.to_move)}'s"
+            self.status(f"Wait: it is {who} turn.")
             return
         self._play(message.move)
 
@@ -252,7 +267,16 @@ class GameScreen(SizedScreen):
     def _next_turn(self) -> None:
         s = self.session
         if s.game.is_over:
+            self._close_programs(kill=False)
             self._game_over()
+            return
+        if s.program_to_move:
+            pace = PACES[self.pace_index] if not s.has_human and s.game.history else 0.0
+            generation = s.generation
+            if pace:
+                self.set_timer(pace, lambda: self._ask_program(generation))
+            else:
+                self._ask_program(generation)
             return
         if not s.ai_to_move:
             return
@@ -279,7 +303,8 @@ class GameScreen(SizedScreen):
         if self._hint_for == self.session.generation:
             self.action_hint()
         self._hint_for = None
-        self._next_turn()
+        if not self.session.game.is_over:  # over: its end screen was shown when it ended
+            self._next_turn()
 
     # ----- the AI worker ------------------------------------------------------------------
     def _ask(self, request: AIRequest) -> None:
@@ -348,9 +373,142 @@ class GameScreen(SizedScreen):
             self._stop.set()
             self._stop = None
         self._thinking = None
+        if self._program_call is not None:  # its process group is killed
+            self._program_call[1].cancel()
+            self._program_call = None
+
+    # ----- contest programs ------------------------------------------------------------------
+    def _program(self, mark: int) -> ProgramPlayer:
+        """The program holding `mark`, started for this game when first asked."""
+        s = self.session
+        participant = s.participant_of(mark)
+        player = self._programs.get(participant)
+        if player is None:
+            command = s.participants[participant].command
+            assert command is not None
+            player = self.services.open_program(type(s.game), command)
+            self._programs[participant] = player
+        return player
+
+    def _close_programs(self, kill: bool = True) -> None:
+        """End this game's programs (the game is over, left, or replaced)."""
+        if self._program_call is not None:
+            self._program_call[1].cancel()
+            self._program_call = None
+        programs, self._programs = list(self._programs.values()), {}
+        for player in programs:
+            self.services.close_program(player, kill=kill)
+
+    def _ask_program(self, generation: int) -> None:
+        s = self.session
+        if s.generation != generation or not self.is_attached or not s.program_to_move:
+            return
+        if self._program_call is not None and self._program_call[0].generation == generation:
+            return  # already asked
+        self._cancel_search()
+        mark = s.to_move
+        label = s.label(mark)
+        try:
+            player = self._program(mark)
+        except ValueError as err:  # CommandError: the command names no program
+            s.forfeit_program(mark, "start", f"did not start: {err}")
+            self._changed(f"{s.game.outcome.reason}.")  # type: ignore[union-attr]
+            return
+        if not player.can_resume(s.game):
+            self._engine_line(f"{label} (program) cannot play here")
+            self.status(f"{label} cannot join a game in progress (a whole-game program): "
+                        "start a new game.")
+            return
+        request = s.program_request()
+        self._program_call = (request, player)
+        self._engine_line(f"{label} (program) thinking...")
+        self._run_program(request, player)
+
+    @work(thread=True, group="program")
+    def _run_program(self, request: ProgramRequest, player: ProgramPlayer) -> None:
+        from tui.jury import Cancelled
+
+        try:
+            verdict = player.move(request.game, request.clock)
+        except Cancelled:
+            return  # undo, a new game, quitting: nobody wants the answer
+        except Exception as err:  # noqa: BLE001 - OutOfStep, or a failure: one status line
+            self._post(self.ProgramDone(request, None, str(err) or type(err).__name__))
+        else:
+            self._post(self.ProgramDone(request, verdict))
+
+    def on_game_screen_program_done(self, message: ProgramDone) -> None:
+        request, verdict = message.request, message.verdict
+        if self._program_call is not None and self._program_call[0] is request:
+            self._program_call = None
+        s = self.session
+        if not s.is_current(request):
+            return  # a verdict about a position no longer on the board
+        label = s.label(request.mark)
+        if verdict is None:
+            self._engine_line(f"{label} (program) stopped")
+            self.status(f"{label} cannot play: {message.error}")
+            return
+        mark = request.game.seat_name(request.mark)
+        text = request.game.move_text(verdict.move) if verdict.ok else ""
+        if not s.judge(request, verdict):
+            return
+        if verdict.ok:
+            self._engine_line(f"{label} answered in {verdict.seconds:.2f} s")
+            self._changed(f"{mark} played {text}.")
+            return
+        command = request.player.command or ""
+        self.services.log_program_fault(s.game.name, mark, command, verdict)
+        reason = s.game.outcome.reason if s.game.outcome else verdict.reason
+        self._engine_line(f"{label} (program): {verdict.fault}")
+        self._changed(f"{reason[:1].upper()}{reason[1:]} (details in programs.log).")
+
+    def _undo_strands_a_program(self) -> str | None:
+        """Why an undo now would leave a whole-game program unable to go on (None: it
+        would not): such a program cannot take moves back."""
+        s = self.session
+        if not s.has_program:
+            return None
+        from tui.jury import program_player
+
+        probe = s.game.copy()
+        if s.forfeited:
+            probe.resume()
+        steps = s._steps_back()
+        for _ in range(steps):
+            if not probe.history:
+                break
+            probe.undo()
+        thinking = self._program_call[1] if self._program_call is not None else None
+        for participant, spec in enumerate(s.participants):
+            if not spec.is_program:
+                continue
+            mark = s.mark_of(participant)
+            seat = probe.copy()
+            while seat.to_move != mark and not seat.is_over:  # its next turn, whatever
+                seat.play(next(iter(seat.legal_moves())))
+            if seat.is_over:
+                continue
+            player = self._programs.get(participant)
+            if player is None or player is thinking:  # none, or the undo kills it: as a
+                try:  # fresh start would find it
+                    fresh = program_player(type(s.game), spec.command or "")
+                except ValueError:
+                    continue
+                try:
+                    ok = fresh.can_resume(seat)
+                finally:
+                    fresh.close()
+            else:
+                ok = player.can_resume(seat)
+            if not ok:
+                return (f"{s.label_of(participant)} is a whole-game program and cannot take "
+                        "moves back: start a new game.")
+        return None
 
     def on_unmount(self) -> None:
         self._cancel_search()
+        self._close_programs()
         name = f"rules-{id(self)}"
         if self.app.is_screen_installed(name):
             with contextlib.suppress(ScreenStackError):  # still open: it goes with the app
@@ -358,6 +516,9 @@ class GameScreen(SizedScreen):
 
     # ----- actions --------------------------------------------------------------------------
     def action_undo(self) -> None:
+        if (problem := self._undo_strands_a_program()) is not None:
+            self.status(f"Cannot undo: {problem}")
+            return
         try:
             undone = self.session.undo()
         except MoveError as err:
@@ -380,7 +541,7 @@ class GameScreen(SizedScreen):
 
     def action_hint(self) -> None:
         s = self.session
-        if s.game.is_over or s.ai_to_move:
+        if s.game.is_over or s.machine_to_move:
             self.status("A hint is for a human's turn.")
             return
         if not self.services.engine_ready(s.game.name):
@@ -405,7 +566,8 @@ class GameScreen(SizedScreen):
 
     def action_pace(self, step: int) -> None:
         self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + step))
-        self.status(f"AI vs AI pace: {PACES[self.pace_index]:g} s between moves.")
+        who = "AI vs AI" if not self.session.has_program else "Watching"
+        self.status(f"{who} pace: {PACES[self.pace_index]:g} s between moves.")
 
     def action_new_game(self) -> None:
         """A new game: the same settings again (s), or the menu (m); the question says
@@ -446,10 +608,12 @@ class GameScreen(SizedScreen):
             self.status(f"Cannot start again: {err}")
             return
         self._cancel_search()
+        self._close_programs()
         self.post_message(StartSession(session, "New game, same settings. ? shows the rules."))
 
     def _to_menu(self) -> None:
         self._cancel_search()
+        self._close_programs()
         self.post_message(OpenMenu())
 
     def action_save(self, then: Callable[[], object] | None = None) -> None:
@@ -502,6 +666,7 @@ class GameScreen(SizedScreen):
         except Exception as err:  # noqa: BLE001 - a failed load never changes the game
             self.status(f"Load failed: {err}")
             return
+        self._close_programs()
         if loaded.game.name != self.session.game.name:
             self._cancel_search()
             self.post_message(StartSession(loaded, f"Loaded {printable(path.name)}."))
@@ -539,6 +704,15 @@ class GameScreen(SizedScreen):
         self.status(f"Exported the position to {self._shown(path)}.")
 
     # ----- the end of a game -------------------------------------------------------------------
+    def action_replay(self) -> None:
+        """Step through the finished game (the app opens the replay over this screen; its
+        `c` comes back with a new game from a move, which starts as any new game does)."""
+        if not self.session.game.is_over:
+            self.status("The replay is for a finished game.")
+            return
+        self._cancel_search()
+        self.post_message(OpenReplay(self.session))
+
     def action_result(self) -> None:
         if self.session.game.is_over:
             self._game_over()
@@ -555,7 +729,8 @@ class GameScreen(SizedScreen):
         elif s.match.length > 1:
             lines += ["", *self._match_lines()]
         self._engine_line()
-        self.status(f"Game over: {outcome.reason}. g shows the result again.")
+        logged = " Details in programs.log." if outcome.fault is not None else ""
+        self.status(f"Game over: {outcome.reason}.{logged} g shows the result again.")
         title = "Match over" if s.match_over and s.match.length > 1 else "Game over"
         self.app.push_screen(ResultScreen(title, lines, next_label), self._after_result)
 
@@ -576,8 +751,13 @@ class GameScreen(SizedScreen):
                 f"{name} {verb} as {marks[outcome.winner]}")
         if s.match.length > 1:
             head = f"Game {s.game_number} of {s.match.length}: {head}"
-        lines = [head]
-        return lines + type(self.board).describe_result(game)
+        lines = [head, *type(self.board).describe_result(game)]
+        if outcome.fault is not None:  # a program's fault: the kind and its exact output
+            from tui.jury import quote
+
+            shown = quote(outcome.output or "")
+            lines.insert(2, f"Fault: {outcome.fault}; its output: {shown}")
+        return lines
 
     def _match_lines(self) -> list[str]:
         s = self.session
