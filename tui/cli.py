@@ -766,6 +766,7 @@ def match(
     (wins, draws, losses, points, faults; the Elo difference of two players, the
     crosstable of a round robin) on stdout. Ctrl-C stops it and prints the table so far."""
     from tui import match as runner
+    from tui import match_report as report
 
     with _user_errors():
         cls = _game_class(game)
@@ -794,14 +795,14 @@ def match(
             _in_worker(_engine(cls.name).warm_up)  # compile or load before any clock runs
         from ai.engine import new_engine
 
-        progress = runner.Progress(sys.stderr, _is_tty(sys.stderr), _columns())
+        progress = report.Progress(sys.stderr, _is_tty(sys.stderr), _columns())
         work = runner.Match(cls, options, entrants, tasks, control, seed, per, jobs, folder,
                             engine=lambda: new_engine(cls.name), progress=progress)
         result = work.run()
     if result.interrupted and _console[0]:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the table is printed whatever comes
         _say("interrupted: the games finished so far")
-    _out(runner.dumps(result) if as_json else runner.report(result))
+    _out(report.dumps(result) if as_json else report.report(result))
     _done_with_kernels()
     if result.interrupted:
         if _console[0]:

@@ -205,7 +205,7 @@ def test_the_locator_never_falls_back_beside_the_sources() -> None:
 
 
 @pytest.mark.parametrize(("game", "kind"), [
-    ("pahtum", "empty"), ("pousse", "truncated"), ("pahtum", "random"),
+    ("pahtum", "empty"), ("pahtum", "truncated"), ("pahtum", "random"),
 ])
 def test_move_answers_over_a_damaged_cache(good_cache: Path, tmp_path: Path, game: str,
                                            kind: str) -> None:

@@ -22,7 +22,6 @@ from rules import PlayerSpec, Termination
 from rules.pillars import COLS, DIAGONAL, ROWS, Pillars
 from tests.tui.test_app import play_by_keys
 from tui.app import ArenaApp
-from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.boards.pillars import LAYOUTS, Geometry, PillarsBoard, fit
@@ -498,31 +497,3 @@ async def test_the_side_panel_shows_the_empty_cells_and_the_jokers() -> None:
         assert "red: joker !AcBe worth 9" in panel
         assert "blue: joker unused (now 9)" in panel
         assert not screen.board.armed  # disarmed after the move
-
-
-async def test_a_whole_hot_seat_game_by_keys_to_the_end_screen() -> None:
-    app = ArenaApp("pillars", players=[HUMAN, HUMAN], seed=11, clocks_running=False,
-                   now=lambda: 0.0)
-    rng = random.Random(7)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        board = screen.board
-        game = screen.session.game
-        while not game.is_over:
-            # a large rectangle, so the game is short; red claims on its third move
-            rects = sorted(game.rectangles(), key=lambda m: -(m[2] - m[0] + 1) * (m[3] - m[1] + 1))
-            t, lc, b, r = rng.choice(rects[:3])
-            move = (t, lc, b, r, len(game.history) == 4)
-            before = len(game.history)
-            await play_by_keys(pilot, board, move)
-            assert game.history[before:] == [move]
-            assert board.anchor is None and not board.armed
-        await pilot.pause()
-        result = app.screen
-        assert isinstance(result, ResultScreen)
-        assert result.lines[0].startswith("Game 1 of 2: ")
-        assert result.lines[1:4] == PillarsBoard.describe_result(game)
-        assert game.claims[0] is not None
-        assert "Return game: same start board, sides swapped." in result.lines
-        assert board.locked

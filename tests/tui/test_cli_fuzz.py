@@ -66,7 +66,7 @@ class FakeEngine:
     def search(self, game: Game, budget: Any) -> FakeResult:
         return self._result(game)
 
-    def perft(self, game: Game, depth: int) -> list[int]:
+    def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
         assert depth <= cli.MAX_DEPTH
         return [1] * depth
 

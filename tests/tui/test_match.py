@@ -21,6 +21,7 @@ from rules import get_game
 from saves.store import load_position, read_save
 from tests.tui.test_cli import assert_user_error, run
 from tui import match as runner
+from tui import match_report as report
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "programs" / "bot.py"
@@ -220,16 +221,16 @@ def test_an_out_path_that_is_a_file_or_holds_a_match_is_refused(tmp_path: Path) 
 
 
 def test_elo_from_scores() -> None:
-    even = runner.Elo.of([1, 0, 0.5, 0.5])
+    even = report.Elo.of([1, 0, 0.5, 0.5])
     assert even is not None and even.difference == 0 and even.low < 0
     assert math.isclose(even.low, -even.high)
-    won = runner.Elo.of([1.0, 1.0])
+    won = report.Elo.of([1.0, 1.0])
     assert won is not None and won.difference == math.inf and won.high == math.inf
     assert -400 < won.low < 0  # two wins prove little
-    lost = runner.Elo.of([0.0] * 10)
+    lost = report.Elo.of([0.0] * 10)
     assert lost is not None and lost.difference == -math.inf and -400 < lost.high < 0
-    assert runner.Elo.of([]) is None
-    assert round(runner.elo(0.75)) == 191
+    assert report.Elo.of([]) is None
+    assert round(report.elo(0.75)) == 191
     assert won.to_json()["difference"] == "+inf"
 
 
@@ -246,7 +247,7 @@ def test_progress_redraws_one_line_on_a_terminal() -> None:
     players = runner.entrants([], [])
     result = runner.Result(cls, {}, players, cls.clock, 1, 2, 4)
     stream = io.StringIO()
-    progress = runner.Progress(stream, tty=True, width=60)
+    progress = report.Progress(stream, tty=True, width=60)
     progress.start(result)
     progress.tick(result)
     progress.close()

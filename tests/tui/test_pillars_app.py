@@ -15,6 +15,7 @@ from tests.tui.test_app import FakeClock, play_by_keys, play_to_the_end
 from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
+from tui.widgets.boards.pillars import PillarsBoard
 
 SIZE = (80, 24)
 
@@ -55,11 +56,16 @@ async def test_a_whole_hot_seat_game_by_keys_with_both_jokers() -> None:
             await play_by_keys(pilot, screen.board, move)
             assert len(game.history) == before + 1
             assert game.history[-1] == move  # the joker went with it when armed
+            assert screen.board.anchor is None and not screen.board.armed
             game = screen.session.game
         await pilot.pause()
         assert game.claims[1] == 9 and game.claims[0] is not None
         result = app.screen
         assert isinstance(result, ResultScreen)
+        assert result.lines[0].startswith("Game 1 of 2: ")
+        assert result.lines[1:4] == PillarsBoard.describe_result(game)
+        assert "Return game: same start board, sides swapped." in result.lines
+        assert screen.board.locked
         text = "\n".join(result.lines)
         outcome = game.outcome
         assert outcome is not None and outcome.reason in text
