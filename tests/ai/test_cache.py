@@ -29,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ARENA = [sys.executable, "-c", "from tui.cli import main; main()"]
 INPUT = {
     "pahtum": "-------\n------+\n---+---\n-------\n--++---\n-------\n+------\n",
-    "pousse": "4\nL2\nT2\nL2\nB2\nR2\n",
 }
 
 
@@ -76,7 +75,7 @@ def current(cache: Path) -> None:
 
 @pytest.fixture(scope="module")
 def good_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache folder filled by real runs of both games (the first compiles)."""
+    """A cache folder filled by a real run (it compiles)."""
     cache = tmp_path_factory.mktemp("good-cache")
     for game in INPUT:
         assert_answers(arena_move(game, cache), game)
@@ -204,9 +203,9 @@ def test_the_locator_never_falls_back_beside_the_sources() -> None:
 # ----- subprocesses: the real `arena move` over a damaged cache ---------------------------
 
 
-@pytest.mark.parametrize(("game", "kind"), [
-    ("pahtum", "empty"), ("pahtum", "truncated"), ("pahtum", "random"),
-])
+# one run with the most hostile damage (random bytes): an empty or cut file is found by
+# the same shape check, tested in-process above; each run recompiles (about 10 s)
+@pytest.mark.parametrize(("game", "kind"), [("pahtum", "random")])
 def test_move_answers_over_a_damaged_cache(good_cache: Path, tmp_path: Path, game: str,
                                            kind: str) -> None:
     """Every file of the game damaged, and the seal removed so only the shape check can
