@@ -329,7 +329,8 @@ def restore(doc: SaveDoc) -> Game:
     if stored is not None and stored.kind in FORFEITS and not game.is_over:
         assert stored.loser is not None  # outcome_from_json requires it for a forfeit
         try:
-            game.forfeit(stored.loser, stored.kind, stored.reason)
+            game.forfeit(stored.loser, stored.kind, stored.reason, fault=stored.fault,
+                         output=stored.output)
         except RulesError as err:
             raise SaveError(f"the stored result cannot be applied: {err}") from None
     replayed = game.outcome

@@ -145,3 +145,20 @@ def test_player_specs() -> None:
     assert spec.name == "Ann"
     assert PlayerSpec.from_json(spec.to_json()) == spec
     assert PlayerSpec.from_json({"kind": "ai"}).level == "hard"
+
+
+def test_a_program_player_keeps_its_command_line_exactly() -> None:
+    spec = PlayerSpec.parse("prog: python3 Bots/Mine.py --Level 3 ")
+    assert spec.is_program and not spec.is_ai and not spec.is_human
+    assert spec.command == "python3 Bots/Mine.py --Level 3"  # case kept, ends trimmed
+    assert spec.text() == "prog:python3 Bots/Mine.py --Level 3"
+    assert PlayerSpec.parse(spec.text()) == spec
+    assert PlayerSpec.from_json(spec.to_json()) == spec
+    assert spec.label() == "Mine.py"
+    assert PlayerSpec.program("/usr/local/bin/greedy -q").label() == "greedy"
+    for bad, words in [("prog:", "command line"), ("prog:a\tb", "printable"),
+                       ("prog:" + "x" * 5000, "printable line")]:
+        with pytest.raises(PlayerError, match=words):
+            PlayerSpec.parse(bad)
+    with pytest.raises(PlayerError, match="only a program"):
+        PlayerSpec("ai", "hard", command="x")

@@ -333,3 +333,25 @@ def test_wrong_forfeit_refused_as_hand_edited(game_name: str) -> None:
     done = finished(game_name, 2)  # a game over on the board cannot also be lost on time
     flag = {**data_of(done)["result"], "kind": "time", "loser": 0}
     assert "hand-edited" in refused(json.dumps({**data_of(done), "result": flag}))
+
+
+def test_a_programs_fault_and_command_and_move_times_survive_a_round_trip() -> None:
+    game = get_game("pousse").new({"size": 5})
+    game.play_text("L1")
+    game.forfeit(1, Termination.FAULT, "O (bot.py) answered 'L9\\n': off the board",
+                 fault="illegal", output="L9\n")
+    players = [PlayerSpec.ai("easy"), PlayerSpec.program("python3 bots/my bot.py --fast")]
+    clock = Clock(TimeControl.parse("move:30"), [0.5, 0.0], [0.5])
+    doc = loads(dumps(doc_from_game(game, players, clock)))
+    assert doc.players[1].command == "python3 bots/my bot.py --fast"
+    assert doc.clock.moves == [0.5]
+    back = restore(doc)
+    assert back.outcome == game.outcome
+    assert (back.outcome.fault, back.outcome.output) == ("illegal", "L9\n")
+    bad = json.loads(dumps(doc_from_game(game, players, clock)))
+    bad["clock"]["moves"] = [0.5, 1.0]
+    with pytest.raises(SaveError, match="2 move times for 1 moves"):
+        restore(loads(json.dumps(bad)))
+    bad["result"]["fault"] = "cheating"
+    with pytest.raises(SaveError, match="unknown fault"):
+        loads(json.dumps(bad))

@@ -6,6 +6,7 @@ a position on demand; and the replay's layout at 60x20, 80x24 and 120x40."""
 from __future__ import annotations
 
 import random
+import sys
 import time
 from pathlib import Path
 
@@ -318,3 +319,34 @@ def test_snapshot_of_a_replay_at_move_five(snap_compare, tmp_path: Path) -> None
         await pilot.pause()
 
     assert snap_compare(app, run_before=step, terminal_size=SIZE)
+
+
+async def test_a_match_game_from_arena_match_loads_and_replays_to_its_fault(
+        tmp_path: Path) -> None:
+    """`arena match --out` writes ordinary saves: one loads in the app like any save and
+    replays to the program's fault, its exact output quoted."""
+    from tests.tui.test_cli import run
+
+    bot = Path(__file__).resolve().parents[1] / "programs" / "bot.py"
+    out = tmp_path / "match"
+    result = run(["match", "pillars", f"prog:{sys.executable} {bot} pillars random",
+                  f"prog:{sys.executable} {bot} pillars extra", "-n", "1", "--seed", "2",
+                  "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    path = out / "match-001.arena.json"
+    app = ArenaApp(load=path, save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_replay(app, pilot)
+        game = screen.game
+        n = screen.k
+        outcome = game.outcome
+        assert outcome is not None and outcome.fault == "malformed"
+        assert "output after the move" in outcome.reason and repr(outcome.output) in (
+            outcome.reason)
+        assert [p.is_program for p in screen.source.participants] == [True, True]
+        await pilot.press("home", "right")
+        await pilot.pause()
+        assert screen.k == 1 and len(screen.board.game.history) == 1
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.k == n and "output after the move" in screen._status
