@@ -6,10 +6,13 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 ELLIPSIS = "…"
@@ -110,3 +113,57 @@ class KeyFooter(Footer):
             return
         self._shown = shown
         super().bindings_changed(screen)
+
+
+class BoardScreen(SizedScreen):
+    """The layout the game screen and the replay share: a title line, the board in its
+    frame, the players, engine and moves panels beside it, a status line and the Footer.
+
+    A board that needs more rows than an 80x24 screen leaves beside the title and the
+    frame drops them below 30 rows ("-tight" and "-short", arena.tcss)."""
+
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    ROOMY_ROWS = 24 - 5  # title, status, footer and the frame's two lines
+    board: Widget
+    title_line: tuple[str, str]
+
+    def side_panels(self) -> tuple[Widget, Widget, Widget]:
+        """The players, engine and moves panels, with the ids #players, #engine, #moves."""
+        raise NotImplementedError
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            with Vertical(id="board-box") as box:
+                box.border_title = "board"
+                yield self.board
+            with Vertical(id="side"):
+                yield from self.side_panels()
+        yield Static(id="status")
+        yield KeyFooter(compact=True)
+        yield from self.compose_notice()
+
+    def _show_status(self) -> object:
+        """Draw the status line to fit the screen's width."""
+        raise NotImplementedError
+
+    def on_resize(self) -> None:
+        # the board sizes itself from the terminal: lay it out again (it grows and shrinks)
+        self.board.refresh(layout=True)
+        self.call_after_refresh(self._show_status)  # the line fits the new width
+
+    def name_panels(self) -> None:
+        for name in ("players", "engine", "moves"):
+            self.query_one(f"#{name}").border_title = name
+
+    def fit_board(self, rows_needed: int) -> None:
+        self.set_class(rows_needed > self.ROOMY_ROWS, "-tight")
+
+    def show_title(self, left: str, right: str) -> None:
+        """The title row: the game on the left, whose turn (or the move) on the right."""
+        self.title_line = (left, right)
+        grid = Table.grid(expand=True, padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row(left, right)
+        self.query_one("#title", Static).update(grid)

@@ -13,18 +13,17 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.table import Table
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult, ScreenStackError
+from textual.app import ScreenStackError
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from rules import MoveError
 from tui.messages import EngineReady, OpenMenu, OpenReplay, StartSession
-from tui.screens.common import KeyFooter, SizedScreen, fit, printable, short_path
+from tui.screens.common import BoardScreen, fit, printable, short_path
 from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.services import Services
 from tui.session import AIRequest, ProgramRequest, Session
@@ -39,7 +38,7 @@ if TYPE_CHECKING:
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person plays
 
 
-class GameScreen(SizedScreen):
+class GameScreen(BoardScreen):
     """Play one session."""
 
     BINDINGS = [
@@ -76,10 +75,6 @@ class GameScreen(SizedScreen):
             super().__init__()
             self.request, self.verdict, self.error = request, verdict, error
 
-    # "-short" below 30 rows: a board that needs more rows than an 80x24 screen leaves
-    # beside the title and the frame ("-tight") drops them there
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
-    ROOMY_ROWS = 24 - 5  # title, status, footer and the frame's two lines
 
     def __init__(self, session: Session, services: Services, status: str | None = None) -> None:
         super().__init__()
@@ -99,24 +94,11 @@ class GameScreen(SizedScreen):
         self._program_call: tuple[ProgramRequest, ProgramPlayer] | None = None  # under way
 
     # ----- layout ---------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        with Horizontal(id="main"):
-            with Vertical(id="board-box") as box:
-                box.border_title = "board"
-                yield self.board
-            with Vertical(id="side"):
-                yield PlayersPanel(id="players")
-                yield EnginePanel(id="engine")
-                yield MovesPanel(id="moves")
-        yield Static(id="status")
-        yield KeyFooter(compact=True)
-        yield from self.compose_notice()
+    def side_panels(self) -> tuple[Widget, Widget, Widget]:
+        return PlayersPanel(id="players"), EnginePanel(id="engine"), MovesPanel(id="moves")
 
     def on_mount(self) -> None:
-        self.query_one("#players").border_title = "players"
-        self.query_one("#engine").border_title = "engine"
-        self.query_one("#moves").border_title = "moves"
+        self.name_panels()
         self._show_game()
         self.board.focus()
         if self.services.clocks_running:
@@ -130,7 +112,7 @@ class GameScreen(SizedScreen):
     def _show_game(self) -> None:
         """Put the session's game (new, loaded or return game) on the board."""
         self.board.set_game(self.session.game)
-        self.set_class(self.board.rows_needed() > self.ROOMY_ROWS, "-tight")
+        self.fit_board(self.board.rows_needed())
 
     def _tick(self) -> None:
         s = self.session
@@ -163,12 +145,7 @@ class GameScreen(SizedScreen):
                                      if outcome.winners else "a draw")
         else:
             right = f"{game.seat_name(game.to_move)} to move: {s.label(game.to_move)}"
-        self.title_line = (title, right)
-        grid = Table.grid(expand=True, padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_row(title, right)
-        self.query_one("#title", Static).update(grid)
+        self.show_title(title, right)
         self.query_one(PlayersPanel).show(s)
         self.query_one(MovesPanel).show(s)
         self.board.locked = s.machine_to_move or game.is_over
@@ -209,11 +186,6 @@ class GameScreen(SizedScreen):
     def on_grid_board_note(self, message: GridBoard.Note) -> None:
         self._note = message.text
         self._show_status()
-
-    def on_resize(self) -> None:
-        # the board sizes itself from the terminal: lay it out again (it grows and shrinks)
-        self.board.refresh(layout=True)
-        self.call_after_refresh(self._show_status)  # the line fits the new width
 
     def _engine_line(self, text: str | None = None) -> None:
         panel = self.query_one(EnginePanel)

@@ -19,18 +19,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.table import Table
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from rules import Clock, ClockKind, Game, TimeControl
 from tui.messages import EngineReady, StartSession
-from tui.screens.common import KeyFooter, SizedScreen, fit, printable
+from tui.screens.common import BoardScreen, fit, printable
 from tui.services import Services
 from tui.session import AIRequest, Session
 from tui.widgets.boards import board_class
@@ -107,7 +105,7 @@ class ReplayMoves(Static):
         self.update(Text("\n").join(rows[first:first + height]))
 
 
-class ReplayScreen(SizedScreen):
+class ReplayScreen(BoardScreen):
     """Step through the finished game of `session`; dismisses with a `StartSession` to
     continue from a move, or None."""
 
@@ -132,10 +130,6 @@ class ReplayScreen(SizedScreen):
             super().__init__()
             self.request, self.result, self.error = request, result, error
 
-    # as on the game screen: a board that needs more rows than 80x24 leaves drops its
-    # frame and the title row on a short terminal ("-tight" and "-short", arena.tcss)
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
-    ROOMY_ROWS = 24 - 5
 
     def __init__(self, session: Session, services: Services) -> None:
         super().__init__()
@@ -175,32 +169,15 @@ class ReplayScreen(SizedScreen):
         self.title_line = ("", "")
 
     # ----- layout ---------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        with Horizontal(id="main"):
-            with Vertical(id="board-box") as box:
-                box.border_title = "board"
-                yield self.board
-            with Vertical(id="side"):
-                yield ReplayPlayers(id="players")
-                yield EnginePanel(id="engine")
-                yield ReplayMoves(id="moves")
-        yield Static(id="status")
-        yield KeyFooter(compact=True)
-        yield from self.compose_notice()
+    def side_panels(self) -> tuple[Widget, Widget, Widget]:
+        return ReplayPlayers(id="players"), EnginePanel(id="engine"), ReplayMoves(id="moves")
 
     def on_mount(self) -> None:
-        self.query_one("#players").border_title = "players"
-        self.query_one("#engine").border_title = "engine"
-        self.query_one("#moves").border_title = "moves"
+        self.name_panels()
         self.board.set_game(self.game)
         self.board.locked = True
-        self.set_class(self.board.rows_needed() > self.ROOMY_ROWS, "-tight")
+        self.fit_board(self.board.rows_needed())
         self._render_all()
-
-    def on_resize(self) -> None:
-        self.board.refresh(layout=True)
-        self.call_after_refresh(self._show_status)
 
     # ----- the position on screen -------------------------------------------------------
     def go(self, k: int) -> None:
@@ -243,12 +220,7 @@ class ReplayScreen(SizedScreen):
         self.query_one(ReplayMoves).show(self.texts, self.game.players, self.k)
         title = f"Arena · {self.game.title} · replay"
         right = f"move {self.k} of {self.total}"
-        self.title_line = (title, right)
-        grid = Table.grid(expand=True, padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_row(title, right)
-        self.query_one("#title", Static).update(grid)
+        self.show_title(title, right)
         self._status = printable(self._describe())
         self._show_status()
         if not self.analysing:
