@@ -264,6 +264,19 @@ class Services:
         budget = engine.budget(request.level, seconds)
         return engine.search(request.game, budget, stop, on_info)
 
+    def run_search(self, request: AIRequest, stop: StopFlag, on_info: InfoCallback,
+                   on_done: Callable[[SearchResult | None, str | None], None]) -> None:
+        """`search` for a worker thread: `on_done` gets the result, or None and the error in
+        one line (never raised: a screen shows it); the stop flag is released after."""
+        try:
+            result = self.search(request, stop, on_info)
+        except Exception as err:  # noqa: BLE001 - shown on the screen, never a crash
+            on_done(None, f"{type(err).__name__}: {err}")
+        else:
+            on_done(result, None)
+        finally:
+            self.release(stop)
+
     # ----- saves -----------------------------------------------------------------------------
     def saves_folder(self) -> Path:
         from saves.store import save_dir

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
@@ -151,6 +152,14 @@ class BoardScreen(SizedScreen):
         # the board sizes itself from the terminal: lay it out again (it grows and shrinks)
         self.board.refresh(layout=True)
         self.call_after_refresh(self._show_status)  # the line fits the new width
+
+    def _post(self, message: Message) -> None:
+        """Post from a worker thread; once the app's loop has closed (quitting) nobody is
+        waiting, and the message is dropped."""
+        try:
+            self.post_message(message)
+        except RuntimeError:
+            pass
 
     def name_panels(self) -> None:
         for name in ("players", "engine", "moves"):

@@ -294,21 +294,9 @@ class GameScreen(BoardScreen):
 
     @work(thread=True, exclusive=True, group="ai")
     def _search(self, request: AIRequest, stop: StopFlag) -> None:
-        try:
-            result = self.services.search(request, stop,
-                                          lambda info: self._post(self.AIInfo(request, info)))
-        except Exception as err:  # noqa: BLE001 - shown in the status line, never a crash
-            self._post(self.AIDone(request, None, f"{type(err).__name__}: {err}"))
-        else:
-            self._post(self.AIDone(request, result))
-        finally:
-            self.services.release(stop)
-
-    def _post(self, message: Message) -> None:
-        try:
-            self.post_message(message)
-        except RuntimeError:
-            pass  # the app's loop has closed (quitting): nobody is waiting
+        self.services.run_search(
+            request, stop, lambda info: self._post(self.AIInfo(request, info)),
+            lambda result, error: self._post(self.AIDone(request, result, error)))
 
     def on_game_screen_aiinfo(self, message: AIInfo) -> None:
         if self.session.is_current(message.request):

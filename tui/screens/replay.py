@@ -313,21 +313,9 @@ class ReplayScreen(BoardScreen):
 
     @work(thread=True, exclusive=True, group="replay-ai")
     def _search(self, request: AIRequest, stop: StopFlag) -> None:
-        try:
-            result = self.services.search(request, stop,
-                                          lambda info: self._post(self.Info(request, info)))
-        except Exception as err:  # noqa: BLE001 - shown in the engine panel, never a crash
-            self._post(self.Done(request, None, f"{type(err).__name__}: {err}"))
-        else:
-            self._post(self.Done(request, result))
-        finally:
-            self.services.release(stop)
-
-    def _post(self, message: Message) -> None:
-        try:
-            self.post_message(message)
-        except RuntimeError:
-            pass  # the app's loop has closed
+        self.services.run_search(
+            request, stop, lambda info: self._post(self.Info(request, info)),
+            lambda result, error: self._post(self.Done(request, result, error)))
 
     def _current(self, request: AIRequest) -> bool:
         return request.generation == self.generation and self.analysing
