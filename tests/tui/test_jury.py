@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from rules import Clock, ClockKind, Game, TimeControl, get_game
+from tests.processes import group_gone, pid_gone
 from tui.jury import Cancelled, OutOfStep, ProgramPlayer, program_player
 from tui.programs import CommandError
 
@@ -23,45 +24,6 @@ BOT = Path(__file__).resolve().parents[1] / "programs" / "bot.py"
 
 def bot(name: str, mode: str = "random") -> str:
     return f"{sys.executable} {BOT} {name} {mode}"
-
-
-def pid_gone(pid: int) -> bool:
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError, IndexError):
-            return True
-        if state == "Z":
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def group_gone(pgid: int) -> bool:
-    """Whether process group `pgid` has no live process left (a killed one may take a
-    moment to die on a busy machine)."""
-    deadline = time.monotonic() + 3
-    while children_of_group(pgid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
-def children_of_group(pgid: int) -> list[int]:
-    """The live processes in process group `pgid` (zombies excluded)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError, IndexError):
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 def play(game: Game, players: list[ProgramPlayer], clock: Clock, limit: int) -> list:

@@ -19,6 +19,7 @@ import pytest
 
 from rules import get_game
 from saves.store import load_position, read_save
+from tests.processes import eventually_none, group_gone, group_members, running
 from tests.tui.test_cli import assert_user_error, run
 from tui import match as runner
 from tui import match_report as report
@@ -259,46 +260,6 @@ def test_progress_redraws_one_line_on_a_terminal() -> None:
 # ----- Ctrl-C ------------------------------------------------------------------------------
 
 
-def _group(pgid: int) -> list[int]:
-    """The live (not zombie) processes of process group `pgid`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _running(marker: str) -> list[int]:
-    """Live processes whose command line holds `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            line = (entry / "cmdline").read_bytes().decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in line and state != "Z":
-            found.append(int(entry.name))
-    return found
-
-
-def _gone(check, seconds: float = 5.0) -> bool:  # noqa: ANN001
-    deadline = time.monotonic() + seconds
-    while check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 @pytest.mark.skipif(not ARENA.is_file() or not Path("/proc").is_dir(),
                     reason="needs the console script and /proc")
 def test_ctrl_c_stops_the_match_keeps_the_finished_games_and_leaves_nothing_running(
@@ -339,5 +300,5 @@ def test_ctrl_c_stops_the_match_keeps_the_finished_games_and_leaves_nothing_runn
     for path in saves:
         _, game = read_save(path)
         assert game.is_over
-    assert _gone(lambda: _group(proc.pid)), _group(proc.pid)
-    assert _gone(lambda: _running(str(copy))), _running(str(copy))
+    assert group_gone(proc.pid, 5.0), group_members(proc.pid)
+    assert eventually_none(lambda: running(str(copy))), running(str(copy))

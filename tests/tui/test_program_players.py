@@ -6,7 +6,6 @@ undo or quitting. The program is the scripted tests/programs/bot.py."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 import time
@@ -18,6 +17,7 @@ from textual.widgets import Input, Select, Static
 
 from rules import ClockKind, PlayerSpec, RulesError, TimeControl, get_game
 from rules.outcome import Termination
+from tests.processes import group_gone
 from tui import cli
 from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
@@ -64,34 +64,6 @@ def thinking_pid(screen: GameScreen) -> int | None:
     call = screen._program_call
     proc = None if call is None else (call[1]._proc or getattr(call[1], "_running", None))
     return None if proc is None else proc.pid
-
-
-def group_gone(pgid: int, seconds: float = 3.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        if _only_zombies(pgid):
-            return True
-        time.sleep(0.02)
-    return False
-
-
-def _only_zombies(pgid: int) -> bool:
-    """Whether every process left in the group is a zombie (dead, waiting to be reaped)."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            return False
-    return True
 
 
 # ----- playing a program -----------------------------------------------------------------------

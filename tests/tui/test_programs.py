@@ -8,24 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import pid_gone
 from tui.programs import CommandError, Fault, parse_command, run_once
 
 PY = sys.executable
-
-
-def gone(pid: int) -> bool:
-    """Whether `pid` has ended (no such process, or a zombie waiting for its reaper)."""
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        stat = Path(f"/proc/{pid}/stat")
-        try:
-            state = stat.read_text().rsplit(")", 1)[1].split()[0]
-        except (FileNotFoundError, ProcessLookupError, IndexError):
-            return True
-        if state == "Z":
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_program_reads_stdin_and_its_output_is_kept_exactly() -> None:
@@ -42,13 +28,13 @@ def test_a_program_that_hangs_is_killed_with_everything_it_started() -> None:
     assert reply.fault is Fault.TIMEOUT and reply.detail == "no answer within 0.5 s"
     assert time.monotonic() - began < 5
     child = int(reply.stdout.split()[0])  # what it printed before the timeout is kept
-    assert gone(child)
+    assert pid_gone(child)
 
 
 def test_what_a_finished_program_leaves_running_is_killed() -> None:
     reply = run_once(["sh", "-c", "sleep 30 & echo $!"], "", 10)
     assert reply.ok
-    assert gone(int(reply.stdout))
+    assert pid_gone(int(reply.stdout))
 
 
 @pytest.mark.parametrize(("code", "fault", "detail"), [

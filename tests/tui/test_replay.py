@@ -16,6 +16,7 @@ from rules import ClockKind, PlayerSpec, TimeControl, get_game
 from rules.outcome import Termination
 from saves.format import doc_from_game
 from saves.store import write_save
+from tests.tui.test_app import FakeClock, own_saves_folder  # noqa: F401 - the fixture
 from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
@@ -31,21 +32,6 @@ GAME_CLOCK = TimeControl(ClockKind.GAME, 300.0)
 def took(i: int) -> float:
     """The seconds move i (from 0) takes in these games."""
     return float(i % 4 + 1)
-
-
-@pytest.fixture(autouse=True)
-def own_saves_folder(tmp_path_factory: pytest.TempPathFactory,
-                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Autosaves, setup choices and saves of these tests never reach the user's folder."""
-    monkeypatch.setenv("ARENA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def finished(name: str = "pahtum", seed: int = 3, players=(ANN, BOB),
