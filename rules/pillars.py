@@ -110,7 +110,7 @@ def joker_value(empty_before: int, blue_first: bool) -> int:
 class Pillars(Game):
     name = "pillars"
     title = "Pillars"
-    tagline = "fill rectangles on 10x10; whoever fills the last cell loses"
+    tagline = "Fill rectangles on 10x10; whoever fills the last cell loses."
     default_marks = MARKS
     seat_names = NAMES
     option_specs = (
