@@ -11,11 +11,18 @@ import random
 from collections.abc import Hashable
 
 import pytest
+import textual._wait
 from textual.app import App, ComposeResult
 
 from rules import Game, game_names, get_game
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
+
+# The Pilot waits after each key until the app has been idle for one sleep of Textual's
+# granularity (1/50 s, twice a key). The app tests press thousands of keys; a finer grain
+# (idle still means no CPU spent over the sleep) takes minutes off the suite.
+textual._wait.SLEEP_GRANULARITY = 1 / 200
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

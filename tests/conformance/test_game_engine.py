@@ -69,7 +69,8 @@ def other_game(name: str) -> Game | None:
 def test_every_search_ends_within_its_budget(engines: dict[str, Engine], game_name: str,
                                              seconds: float, with_stop: bool) -> None:
     engine = engines[game_name]
-    for options, seed in itertools.product(option_sets(game_name), (7, 8)):
+    seeds = (7, 8) if seconds < 1 else (7,)  # the long budget once: it waits a second a try
+    for options, seed in itertools.product(option_sets(game_name), seeds):
         game = mid_game(game_name, options, seed)
         stop = StopFlag() if with_stop else None
         began = time.perf_counter()

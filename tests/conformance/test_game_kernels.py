@@ -15,7 +15,7 @@ LEAVES = 200_000
 
 def test_kernel_perft_equals_the_rules(game_name: str) -> None:
     engine = get_engine(game_name)
-    positions = [new_game(game_name, 0)] + [random_position(game_name, s) for s in range(12)]
+    positions = [new_game(game_name, 0)] + [random_position(game_name, s) for s in range(8)]
     for game in positions:
         counts, depth = engine.perft(game, 1), 1
         for d in range(2, DEPTH + 1):  # deeper only while the tree stays small (a Boxing
