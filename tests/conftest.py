@@ -7,22 +7,40 @@ a line of test code.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from collections.abc import Hashable
 
 import pytest
-import textual._wait
+import textual.app
 from textual.app import App, ComposeResult
 
 from rules import Game, game_names, get_game
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 
-# The Pilot waits after each key until the app has been idle for one sleep of Textual's
-# granularity (1/50 s, twice a key). The app tests press thousands of keys; a finer grain
-# (idle still means no CPU spent over the sleep) takes minutes off the suite.
-textual._wait.SLEEP_GRANULARITY = 1 / 200
-textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
+KEY_GRAIN = 1 / 200  # seconds: the idle check between the keys a Pilot presses
+
+
+async def _idle_between_keys(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
+    """Textual's `wait_for_idle` at a finer grain, for the keys a Pilot presses only.
+
+    Textual sleeps 1/50 s twice after every key until no CPU was spent over a sleep; the
+    app tests press thousands of keys, and a 5 ms grain (idle still means no CPU spent)
+    takes minutes off the suite. `pilot.pause()` keeps Textual's grain: it must outlast
+    a screen refresh (1/60 s) so what the refresh posts has been handled."""
+    start = time.monotonic()
+    while True:
+        cpu = time.process_time()
+        await asyncio.sleep(KEY_GRAIN)
+        elapsed = time.monotonic() - start
+        if elapsed >= max_sleep or (elapsed > min_sleep
+                                    and time.process_time() - cpu < KEY_GRAIN / 20):
+            return
+
+
+textual.app.wait_for_idle = _idle_between_keys  # used by App._press_keys alone
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
