@@ -131,8 +131,9 @@ class ProgramPlayer:
         Raises Cancelled if `cancel` stopped it."""
         raise NotImplementedError
 
-    def can_resume(self, game: Game) -> bool:
-        """Whether the program can be asked for a move in `game` (after an undo or a load)."""
+    def can_resume(self, game: Game, seat: int | None = None) -> bool:
+        """Whether the program can be asked for a move in `game` (after an undo or a load)
+        when `seat` (by default the mover) is next to move."""
         return True
 
     def cancel(self) -> None:
@@ -208,8 +209,8 @@ class SessionProgram(ProgramPlayer):
         self._stale = False  # `cancel` killed the running process
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept for the game
 
-    def can_resume(self, game: Game) -> bool:
-        return self._in_step(game) or not self._made_in(game)
+    def can_resume(self, game: Game, seat: int | None = None) -> bool:
+        return self._in_step(game) or not moved_in(game, game.to_move if seat is None else seat)
 
     def _in_step(self, game: Game) -> bool:
         """Whether the running process has seen this game so far (one that has died since
@@ -218,22 +219,12 @@ class SessionProgram(ProgramPlayer):
                 and len(game.history) >= len(self._known)
                 and game.history[: len(self._known)] == self._known)
 
-    def _made_in(self, game: Game) -> bool:
-        """Whether this seat has moved in `game` already (then a new process cannot join)."""
-        seat = game.to_move
-        probe = game.copy()
-        while probe.history:
-            probe.undo()
-            if probe.to_move == seat:
-                return True
-        return False
-
     def move(self, game: Game, clock: Clock) -> Verdict:
         call = self._begin()
         limit = _limit(game, clock)
         began = time.perf_counter()
         if not self._in_step(game):
-            if self._made_in(game):
+            if moved_in(game, game.to_move):
                 raise OutOfStep("a whole-game program cannot take moves back: "
                                 "start a new game")
             self._stop_process()
@@ -390,6 +381,24 @@ class SessionProgram(ProgramPlayer):
             self._killed = self._call
         self._stop_process()
         self._stderr.close()
+
+
+def moved_in(game: Game, seat: int) -> bool:
+    """Whether `seat` has moved in `game` already (then a new whole-game process cannot
+    join it: its protocol cannot tell a program its own moves)."""
+    probe = game.copy()
+    probe.resume()
+    while probe.history:
+        probe.undo()
+        if probe.to_move == seat:
+            return True
+    return False
+
+
+def can_join(game_class: type[Game], game: Game, seat: int) -> bool:
+    """Whether a new process of a program in `game_class`'s protocol could play `seat`
+    from `game` on (a one-move program always can)."""
+    return game_class.protocol is not Protocol.SESSION or not moved_in(game, seat)
 
 
 def relayed(game: Game, since: int) -> list[str]:

@@ -429,7 +429,7 @@ class GameScreen(BoardScreen):
         s = self.session
         if not s.has_program:
             return None
-        from tui.jury import program_player
+        from tui.jury import can_join
 
         probe = s.game.copy()
         if s.forfeited:
@@ -444,23 +444,11 @@ class GameScreen(BoardScreen):
             if not spec.is_program:
                 continue
             mark = s.mark_of(participant)
-            seat = probe.copy()
-            while seat.to_move != mark and not seat.is_over:  # its next turn, whatever
-                seat.play(next(iter(seat.legal_moves())))
-            if seat.is_over:
-                continue
             player = self._programs.get(participant)
             if player is None or player is thinking:  # none, or the undo kills it: as a
-                try:  # fresh start would find it
-                    fresh = program_player(type(s.game), spec.command or "")
-                except ValueError:
-                    continue
-                try:
-                    ok = fresh.can_resume(seat)
-                finally:
-                    fresh.close()
+                ok = can_join(type(s.game), probe, mark)  # fresh start would find it
             else:
-                ok = player.can_resume(seat)
+                ok = player.can_resume(probe, mark)
             if not ok:
                 return (f"{s.label_of(participant)} is a whole-game program and cannot take "
                         "moves back: start a new game.")
