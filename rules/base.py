@@ -89,6 +89,35 @@ class OptionSpec:
         return value
 
 
+def exact_text(text: str) -> None:
+    """MalformedReply if a program's line or position has a carriage return (a CRLF line
+    end) or a tab: the contests' formats end lines with a newline alone."""
+    if "\r" in text:
+        raise MalformedReply("a carriage return in the output (a CRLF line end?): lines "
+                             "end with a newline alone")
+    if "\t" in text:
+        raise MalformedReply("a tab in the output: the format has none")
+
+
+def inexact(got: str, wanted: str) -> str:
+    """How a program's text differs from the exact text it stands for, in a few words."""
+    if got.lower() == wanted.lower():
+        return "letter case differs"
+    if got.strip() == wanted.strip() or got.rstrip("\n") == wanted.rstrip("\n"):
+        if not got.endswith("\n") and wanted.endswith("\n"):
+            return "the last line has no newline"
+        return "spaces or blank lines around it"
+    if " ".join(got.split()) == " ".join(wanted.split()):
+        return "spaces differ"
+    if got.replace(" ", "") != got and got.replace(" ", "") == wanted.replace(" ", ""):
+        return "spaces differ"
+    for i, (a, b) in enumerate(zip(got, wanted, strict=False)):
+        if a != b:
+            line = got.count("\n", 0, i) + 1
+            return f"line {line}: {excerpt(a)} where the contest writes {excerpt(b)}"
+    return f"{len(got)} characters where the contest writes {len(wanted)}"
+
+
 def excerpt(value: Any, limit: int = 30) -> str:
     """`value` quoted (repr) and cut to `limit` characters with "...": an error message
     shows what was wrong without echoing a whole bad input. repr escapes anything
@@ -403,11 +432,15 @@ class Game(ABC):
         By default (`contest_reply` printing the new position) the output must be this
         position with one legal move played, in native format."""
         self.check_reply_length(output)
+        exact_text(output)
         try:
             after = type(self).from_native(output)
         except RulesError as err:
             raise MalformedReply(f"not a {self.title} position: {err}") from None
         wanted = after.to_native()
+        if output != wanted:  # read leniently above, but a program must write it exactly
+            raise MalformedReply(f"not written as the contest writes a position: "
+                                 f"{inexact(output, wanted)}")
         for move in self.legal_moves():
             self._apply(move)
             reached = self.to_native()
@@ -426,17 +459,27 @@ class Game(ABC):
 
     def jury_line_move(self, output: str) -> Move:
         """The move of a program that answers one line: exactly one line holding a move
-        (surrounding spaces and a missing last newline are forgiven)."""
-        lines = output.splitlines()
+        written as the contest writes it (`move_text`: its letter case, one space where
+        it has one, no leading zero, no space around it, a line ended by a newline alone;
+        only a one-move program's last newline may be missing, its exit ends the line)."""
+        lines = output.split("\n")
+        if lines[-1] == "":
+            lines.pop()  # the newline ending the last line
         if not lines or not lines[0].strip():
             raise MalformedReply("no move: the first line is empty" if lines else "no output")
         if len(lines) > 1:
             raise MalformedReply(f"output after the move: {len(lines) - 1} more "
                                  f"line{'s' if len(lines) > 2 else ''}")
+        line = lines[0]
+        exact_text(line)
         try:
-            move = self.parse_move(lines[0])
+            move = self.parse_move(line)
         except MoveError as err:
             raise MalformedReply(str(err)) from None
+        written = self.move_text(move)
+        if line != written:
+            raise MalformedReply(f"{excerpt(line)} is not written as the contest writes "
+                                 f"moves: {written!r} ({inexact(line, written)})")
         if not self.is_legal(move):
             raise MoveError(f"{self.move_text(move)} is not a legal move here")
         return move

@@ -46,7 +46,7 @@ _LABELS = {
 # Endings a player brings on itself, not the board: shared code may impose them.
 FORFEITS = (Termination.TIME, Termination.FAULT)
 # How a contest program can lose to the jury, as saves and `arena match` name them.
-FAULT_KINDS = ("illegal", "malformed", "crash", "exit", "timeout", "start")
+FAULT_KINDS = ("illegal", "malformed", "crash", "exit", "timeout", "start", "output")
 OUTPUT_KEPT = 2000  # characters of a faulty program's output a result keeps
 
 

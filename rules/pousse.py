@@ -322,8 +322,8 @@ class Pousse(Game):
         try:
             return self.jury_line_move(output)
         except MalformedReply as err:
-            line = output.strip()
-            if "\n" not in line and re.fullmatch(r"[LRTBlrtb][0-9]{1,3}", line):
+            line = output.removesuffix("\n")
+            if re.fullmatch(r"[LRTB][1-9][0-9]{0,2}", line):  # well written, off the board
                 raise MoveError(str(err)) from None
             raise
 

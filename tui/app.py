@@ -6,6 +6,10 @@ ask for navigation with the messages of `tui.messages`.
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -18,7 +22,7 @@ from textual.screen import Screen
 from rules import PlayerSpec, TimeControl, get_game
 from tui.messages import EngineReady, OpenMenu, OpenReplay, OpenSetup, StartSession
 from tui.screens.common import printable
-from tui.screens.dialogs import ChoiceDialog
+from tui.screens.dialogs import ChoiceDialog, ProgramsDialog
 from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
@@ -26,6 +30,8 @@ from tui.screens.setup import SetupScreen
 from tui.services import Services
 from tui.session import Session
 from tui.widgets.boards import has_board
+
+TERMINATE_GRACE = 3.0  # seconds the app has to quit on SIGTERM or SIGHUP before it is ended
 
 
 class ArenaApp(App):
@@ -48,6 +54,7 @@ class ArenaApp(App):
         ai_seconds: float | None = None,
         now: Callable[[], float] = time.monotonic,
         clocks_running: bool = True,
+        allow_programs: bool = False,
     ) -> None:
         super().__init__()
         self.start_game, self.start_options, self.start_seed = game, options, seed
@@ -56,9 +63,17 @@ class ArenaApp(App):
         self.start_load = load
         self.services = Services(self.post_message, save_dir=save_dir, ai_seconds=ai_seconds,
                                  now=now, clocks_running=clocks_running)
+        # commands typed on the command line are the person's own; `allow_programs` (the
+        # CLI's --allow-programs) agrees to those of the loaded file too
+        self.services.approve(p.command for p in players or () if p.command is not None)
+        self.allow_programs = allow_programs
 
     # ----- start-up ----------------------------------------------------------------------
+    signals = False  # `run` sets it: quit cleanly on SIGTERM and SIGHUP
+
     def on_mount(self) -> None:
+        if self.signals:
+            self.handle_signals()
         self.push_screen(MenuScreen(self.services))
         if self.start_load is not None:
             try:  # the command line has checked that the file fits the game
@@ -66,6 +81,8 @@ class ArenaApp(App):
             except Exception as err:  # noqa: BLE001 - stay on the menu, say why
                 self.notify(f"Load failed: {err}", severity="error")
                 return
+            if self.allow_programs:
+                self.services.approve(command for _, command in self.services.unapproved(session))
             self.start_session(session, f"Loaded {printable(self.start_load.name)}.")
         elif self.start_game is not None:
             try:
@@ -84,10 +101,43 @@ class ArenaApp(App):
         return session
 
     def start_session(self, session: Session, status: str | None = None) -> None:
+        """Open the game screen on `session`. If it is in progress and seats programs the
+        person has not agreed to run (from a save, a record, a match's output or the Resume
+        entry), their command lines are shown first (`ask_programs`); Cancel starts nothing.
+        """
         if not has_board(session.game.name):
             self.notify(f"{session.game.title} has no board in the app yet.", severity="error")
             return
+        if session.in_progress and self.services.unapproved(session):
+            def after(choice: str | None) -> None:
+                if choice is None:
+                    self.notify("Nothing was started: the programs were not approved.")
+                    return
+                note = _reseated(choice)
+                self.start_session(session, f"{status} {note}".strip() if note else status)
+
+            self.ask_programs(session, after)
+            return
         self.switch_screen(GameScreen(session, self.services, status))
+
+    def ask_programs(self, session: Session, then: Callable[[str | None], None]) -> None:
+        """Show every program seat of `session` the person has not agreed to run, with its
+        whole command line, and ask: run them ("run": approved for this run of Arena), or
+        give their seats to the AI ("ai") or to people ("human"); `then` gets the choice,
+        None for Cancel (nothing changed)."""
+        seats = self.services.unapproved(session)
+        named = [(f"{session.game.seat_name(mark)} ({session.label(mark)})", command)
+                 for mark, command in seats]
+
+        def chosen(choice: str | None) -> None:
+            if choice == "run":
+                self.services.approve(command for _, command in seats)
+            elif choice in ("ai", "human"):
+                player = PlayerSpec.ai() if choice == "ai" else PlayerSpec.human()
+                session.reseat({mark: player for mark, _ in seats})
+            then(choice)
+
+        self.push_screen(ProgramsDialog(named), chosen)
 
     # ----- navigation: the screens ask, the app switches ----------------------------------
     def on_open_menu(self, _message: OpenMenu) -> None:
@@ -146,6 +196,28 @@ class ArenaApp(App):
     def on_unmount(self) -> None:
         self.services.stop_all()
 
+    # ----- signals: SIGTERM, or SIGHUP when the terminal closes ----------------------------
+    def handle_signals(self) -> None:
+        """Quit cleanly on SIGTERM and SIGHUP: programs killed, the autosave on disk, the
+        terminal restored. Only for the app run as `arena` (tests share their process)."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(signum, self._terminated, signum)
+
+    def _terminated(self, signum: int) -> None:
+        code = 128 + signum
+
+        def last_resort() -> None:  # a terminal that is gone may hang the exit
+            time.sleep(TERMINATE_GRACE)
+            _end_programs()
+            os._exit(code)
+
+        threading.Thread(target=last_resort, name="arena-terminate", daemon=True).start()
+        self.services.stop_all()
+        _end_programs()
+        self.services.writer.flush()
+        self.exit(return_code=code)
+
     # ----- the command palette ------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -157,6 +229,15 @@ class ArenaApp(App):
                 key = binding.key_display or binding.key
                 yield SystemCommand(binding.description, f"{binding.description} ({key})",
                                     lambda a=action, s=screen: self.call_later(s.run_action, a))
+
+
+def _reseated(choice: str | None) -> str:
+    """The status note after the question about programs."""
+    if choice == "ai":
+        return "The programs' seats went to the AI."
+    if choice == "human":
+        return "The programs' seats went to people."
+    return ""
 
 
 class QuitDialog(ChoiceDialog):
@@ -172,7 +253,19 @@ def run(
     control: TimeControl | None = None,
     load: Path | None = None,
     save_dir: Path | None = None,
-) -> None:
-    """Start the app: the menu if `game` is None, else that game (or the loaded file)."""
-    ArenaApp(game, options=options, seed=seed, players=players, control=control, load=load,
-             save_dir=save_dir).run()
+    allow_programs: bool = False,
+) -> int:
+    """Start the app: the menu if `game` is None, else that game (or the loaded file);
+    the exit code (128 + the signal that ended it, else 0)."""
+    app = ArenaApp(game, options=options, seed=seed, players=players, control=control,
+                   load=load, save_dir=save_dir, allow_programs=allow_programs)
+    app.signals = True
+    app.run()
+    return app.return_code or 0
+
+
+def _end_programs() -> None:
+    """Every program the jury started, and what they started, is killed now."""
+    from tui import reaper
+
+    reaper.sweep()

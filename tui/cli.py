@@ -121,6 +121,7 @@ def _interrupted(signum: int, frame: Any) -> None:
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass
+    _end_programs()
     _release_cache()
     os._exit(INTERRUPTED_EXIT)
 
@@ -244,7 +245,9 @@ def root(
     if ctx.invoked_subcommand is None:
         from tui.app import run
 
-        run()
+        code = run()
+        if code:
+            raise typer.Exit(code)
 
 
 # ----- shared checks ---------------------------------------------------------------
@@ -435,6 +438,12 @@ def play(
         typer.Option(metavar="FILE", help="a save or native position file to start from"),
     ] = None,
     save_dir: Annotated[Path | None, typer.Option(metavar="DIR", help="where saves go")] = None,
+    allow_programs: Annotated[
+        bool,
+        typer.Option("--allow-programs",
+                     help="run the programs a --load file seats without asking (otherwise "
+                     "the app shows their command lines and asks first)"),
+    ] = False,
 ) -> None:
     """Play a game in the terminal (everything is checked before the board opens)."""
     with _user_errors():
@@ -446,9 +455,16 @@ def play(
                    else TimeControl.parse(clock))
         cls.new(options, seed=seed)  # impossible combinations fail here, not in the UI
         if load is not None:
-            from saves.store import load_position
+            from saves.store import load_position, saved_programs
 
             load_position(cls.name, load)
+            programs = saved_programs(load)
+            if programs and not allow_programs and not (_is_tty(sys.stdin)
+                                                        and _is_tty(sys.stdout)):
+                raise RulesError(
+                    f"{load.name} seats programs that would run here ("
+                    f"{'; '.join(programs)}): play it on a terminal, where Arena shows "
+                    "their command lines and asks, or pass --allow-programs")
         folder = None
         if save_dir is not None:
             from saves.store import save_dir as make_save_dir
@@ -456,7 +472,7 @@ def play(
             folder = make_save_dir(save_dir)
     from tui.app import run
 
-    run(
+    code = run(
         game=cls.name,
         options=options,
         seed=seed,
@@ -464,7 +480,10 @@ def play(
         control=control,
         load=load,
         save_dir=folder,
+        allow_programs=allow_programs,
     )
+    if code:
+        raise typer.Exit(code)
 
 
 # ----- move: the contest program ----------------------------------------------------------
@@ -829,9 +848,30 @@ _console = [False]  # set by `main`: this process is the `arena` command itself
 _exit_now = [False]
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM or SIGHUP (a closed terminal) outside the app: every program Arena started
+    is killed, its temporary files removed, and the process ends (128 + the signal)."""
+    try:
+        sys.stderr.write(f"arena: terminated ({signal.Signals(signum).name})\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    _end_programs()
+    _release_cache()
+    os._exit(128 + signum)
+
+
+def _end_programs() -> None:
+    reaper = sys.modules.get("tui.reaper")
+    if reaper is not None:
+        reaper.shutdown()
+
+
 def main() -> None:
     """The `arena` console script."""
     _console[0] = True
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _terminated)
     try:
         app()
     except SystemExit as done:
@@ -846,6 +886,7 @@ def main() -> None:
                 sys.stderr.flush()
             except (OSError, ValueError, AttributeError):
                 pass
+            _end_programs()
             _release_cache()
             os._exit(code)
         raise

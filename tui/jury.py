@@ -26,16 +26,19 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from rules import Clock, Game, MalformedReply, MoveError, Protocol
 from rules.outcome import OUTPUT_KEPT
-from tui.programs import Fault, Reply, kill_group, parse_command, run_once
+from tui import reaper
+from tui.programs import OUTPUT_LIMIT, Fault, Reply, kill_group, parse_command, run_once
 
 SHOWN = 120  # characters of a program's output quoted in a reason (the result keeps more)
 MAX_LINE = 64 * 1024  # a whole-game program's line is a move
+STDERR_KEPT = 1 << 16  # bytes of a whole-game program's stderr kept for the log
 QUIT_WAIT = 0.5  # seconds a whole-game program has to exit after `Quit`
 
 
@@ -111,7 +114,16 @@ def fault_verdict(reply: Reply, limit: float | None) -> Verdict | None:
     if reply.fault is Fault.EXIT:
         return Verdict(None, reply.seconds, out, "exit", f"ended with {detail}{printed}",
                        reply.stderr)
+    if reply.fault is Fault.TOO_LARGE:
+        return too_large(reply.seconds, out, reply.stderr)
     return None
+
+
+def too_large(seconds: float, output: str, stderr: str) -> Verdict:
+    """A program stopped for writing more than a move's bound of output."""
+    return Verdict(None, seconds, output, "output",
+                   f"wrote over {OUTPUT_LIMIT:,} bytes in one move (output too large), "
+                   f"starting {quote(output or stderr)}", stderr)
 
 
 class ProgramPlayer:
@@ -181,7 +193,7 @@ class OneMoveProgram(ProgramPlayer):
     def move(self, game: Game, clock: Clock) -> Verdict:
         call = self._begin()
         limit = _limit(game, clock)
-        with tempfile.TemporaryDirectory(prefix="arena-jury-") as folder:
+        with tempfile.TemporaryDirectory(prefix="move-", dir=reaper.folder()) as folder:
             args, stdin = list(game.contest_args()), game.to_native()
             if self.file:
                 path = Path(folder) / "position.txt"
@@ -207,7 +219,8 @@ class SessionProgram(ProgramPlayer):
         self._buffer = b""
         self._running: subprocess.Popen[bytes] | None = None
         self._stale = False  # `cancel` killed the running process
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - kept for the game
+        self._stderr: ErrorStream | None = None  # the running process's stderr
+        self._tag = ""  # the running process's reaper tag
 
     def can_resume(self, game: Game, seat: int | None = None) -> bool:
         return self._in_step(game) or not moved_in(game, game.to_move if seat is None else seat)
@@ -223,6 +236,8 @@ class SessionProgram(ProgramPlayer):
         call = self._begin()
         limit = _limit(game, clock)
         began = time.perf_counter()
+        if self._stderr is not None:
+            self._stderr.new_move()
         if not self._in_step(game):
             if moved_in(game, game.to_move):
                 raise OutOfStep("a whole-game program cannot take moves back: "
@@ -258,14 +273,17 @@ class SessionProgram(ProgramPlayer):
         """A new process, told the set-up (and the moves before its first, if any)."""
         self._known, self._mine, self._buffer = [], 0, b""
         began = time.perf_counter()
+        self._tag = reaper.launch_tag()
         try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=self._stderr, cwd=self.cwd, start_new_session=True)
+            proc = reaper.spawn(self.argv, self._tag, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.cwd)
         except OSError as err:
             self._end(call)
             return Verdict(None, time.perf_counter() - began, "", "start",
                            f"did not start: {err.strerror or err}")
         self._running = proc
+        assert proc.stderr is not None
+        self._stderr = ErrorStream(proc.stderr, lambda: kill_group(proc))
         self._started(call, proc)
         return self._send(proc, game.session_header())
 
@@ -284,8 +302,10 @@ class SessionProgram(ProgramPlayer):
         while b"\n" not in self._buffer:
             if len(self._buffer) > MAX_LINE:
                 text = self._buffer.decode("utf-8", "replace")
-                return Verdict(None, time.perf_counter() - began, text, "malformed",
-                               f"wrote a line over {MAX_LINE:,} bytes: {quote(text)}")
+                kill_group(proc)
+                return Verdict(None, time.perf_counter() - began, text, "output",
+                               f"wrote a line over {MAX_LINE:,} bytes (output too large): "
+                               f"{quote(text)}", self._read_stderr())
             got = self._fill(proc, deadline)
             if got is None:  # the deadline passed
                 text = self._buffer.decode("utf-8", "replace")
@@ -324,6 +344,8 @@ class SessionProgram(ProgramPlayer):
             code = None
         seconds = time.perf_counter() - began
         text = self._buffer.decode("utf-8", "replace")
+        if self._stderr is not None and self._stderr.flooded:
+            return too_large(seconds, text, self._read_stderr())
         printed = f" after printing {quote(text)}" if text else ""
         stderr = self._read_stderr()
         if code is not None and code < 0:
@@ -337,11 +359,7 @@ class SessionProgram(ProgramPlayer):
                        stderr)
 
     def _read_stderr(self) -> str:
-        try:
-            self._stderr.seek(0)
-            return self._stderr.read(1 << 16).decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
+        return "" if self._stderr is None else self._stderr.text()
 
     def _stop_process(self) -> None:
         with self._lock:
@@ -357,6 +375,7 @@ class SessionProgram(ProgramPlayer):
         except (OSError, ValueError, subprocess.TimeoutExpired):
             pass
         kill_group(proc)
+        reaper.sweep(self._tag)
         proc.wait()
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
@@ -375,12 +394,62 @@ class SessionProgram(ProgramPlayer):
             if proc is not None:
                 kill_group(proc)
                 self._stale = True
+        if proc is not None:
+            reaper.sweep(self._tag)
 
     def close(self) -> None:
         with self._lock:
             self._killed = self._call
         self._stop_process()
-        self._stderr.close()
+
+
+class ErrorStream:
+    """A whole-game program's stderr, read by a thread as it comes: the first STDERR_KEPT
+    bytes are kept, the rest counted and dropped. A program that writes more than a move's
+    bound (OUTPUT_LIMIT) between two of its moves is stopped (`flood` kills it) and
+    `flooded` says so: memory and disk stay bounded whatever it writes."""
+
+    def __init__(self, stream: IO[bytes], flood: Callable[[], None]) -> None:
+        self._fd = stream.fileno()
+        self._stream = stream
+        self._flood = flood
+        self._kept = bytearray()
+        self._count = 0  # bytes since the current move began
+        self.flooded = False
+        self._lock = threading.Lock()
+        threading.Thread(target=self._drain, name="arena-stderr", daemon=True).start()
+
+    def _drain(self) -> None:
+        try:
+            while True:
+                data = os.read(self._fd, 65536)
+                if not data:
+                    break
+                with self._lock:
+                    room = STDERR_KEPT - len(self._kept)
+                    if room > 0:
+                        self._kept += data[:room]
+                    self._count += len(data)
+                    over = self._count > OUTPUT_LIMIT and not self.flooded
+                    if over:
+                        self.flooded = True
+                if over:
+                    self._flood()
+        except (OSError, ValueError):
+            pass
+        finally:
+            try:
+                self._stream.close()
+            except OSError:
+                pass
+
+    def new_move(self) -> None:
+        with self._lock:
+            self._count = 0
+
+    def text(self) -> str:
+        with self._lock:
+            return bytes(self._kept).decode("utf-8", "replace")
 
 
 def moved_in(game: Game, seat: int) -> bool:

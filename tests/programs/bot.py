@@ -4,8 +4,12 @@ It speaks GAME's protocol exactly as RULES.md gives it and plays a random legal 
 (MODE `random`), or misbehaves in one way: `illegal` (a well-formed move that is not
 legal), `malformed` (a line that is no move), `crash` (killed by SIGSEGV), `hang`
 (never answers, with a child that hangs too), `exit` (exit code 3 after a legal
-answer), `extra` (a legal answer, then more output). `sleep:S` waits S seconds first.
-A whole-game program misbehaves on its second move (the first is legal).
+answer), `extra` (a legal answer, then more output), `flood` and `flooderr` (write
+to stdout or stderr without end), `daemon` (leaves a child in a session of its own,
+then answers: a `setsid` daemon), `crlf` (a legal answer with CRLF line ends),
+`spaces` (a legal answer with a trailing space on its first line), `case` (a legal
+answer in the other letter case). `sleep:S` waits S seconds first. A whole-game
+program misbehaves on its second move (the first is legal).
 """
 
 from __future__ import annotations
@@ -47,6 +51,23 @@ def misbehave(mode: str, legal: str, bad: str) -> str:
         sys.exit(3)
     if mode == "extra":
         return legal + legal
+    if mode in ("flood", "flooderr"):
+        stream = sys.stdout if mode == "flood" else sys.stderr
+        chunk = "x" * 65536
+        while True:
+            stream.write(chunk)
+    if mode == "daemon":
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)  # arena-daemon"],
+                         start_new_session=True, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return legal
+    if mode == "crlf":
+        return legal.replace("\n", "\r\n")
+    if mode == "spaces":
+        first, sep, rest = legal.partition("\n")
+        return first + " " + sep + rest
+    if mode == "case":
+        return legal.swapcase()
     return legal
 
 
