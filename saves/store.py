@@ -11,6 +11,7 @@ is a line saying why.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -106,10 +107,11 @@ def write_save(path: Path | str, doc: SaveDoc) -> None:
         raise SaveError(f"could not save {path}: {_os_reason(err)}") from None
 
 
-def _read(path: Path, limit: int, regular_only: bool) -> str:
+def _read(path: Path, limit: int) -> str:
     """The file's text; SaveError with the reason alone (the caller names the file)."""
-    # Non-blocking, so that a pipe named like a save is refused instead of waited on.
-    flags = os.O_RDONLY | (getattr(os, "O_NONBLOCK", 0) if regular_only else 0)
+    # Non-blocking, so that a named pipe (or a device) is refused instead of waited on:
+    # opening a FIFO for reading blocks until a writer comes.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
@@ -117,14 +119,16 @@ def _read(path: Path, limit: int, regular_only: bool) -> str:
     except IsADirectoryError:
         raise SaveError("is a folder, not a file") from None
     except OSError as err:
+        if err.errno == errno.ENXIO:  # a socket (or a FIFO no one writes to, for writing)
+            raise SaveError("not a regular file (a pipe, a socket or a device)") from None
         raise SaveError(f"cannot read it: {_os_reason(err)}") from None
     mode = os.fstat(fd).st_mode
     if stat.S_ISDIR(mode):
         os.close(fd)
         raise SaveError("is a folder, not a file")
-    if regular_only and not stat.S_ISREG(mode):
+    if not stat.S_ISREG(mode):
         os.close(fd)
-        raise SaveError("not a regular file (a pipe or a device)")
+        raise SaveError("not a regular file (a pipe, a socket or a device)")
     with os.fdopen(fd, "rb") as handle:
         try:
             data = handle.read(limit + 1)
@@ -138,25 +142,37 @@ def _read(path: Path, limit: int, regular_only: bool) -> str:
         raise SaveError("not a text file (not UTF-8)") from None
 
 
-def read_text(path: Path | str, limit: int | None = None, regular_only: bool = False) -> str:
+def read_text(path: Path | str, limit: int | None = None) -> str:
     """The file's text, read no further than `limit` bytes (by default a save's most; an
-    endless file is refused); SaveError naming the file on any problem.
-
-    With `regular_only` (files found in a folder) a pipe or device is refused rather
-    than read: a pipe could block forever.
+    endless file is refused); SaveError naming the file on any problem. Only a regular
+    file is read: a named pipe, a socket or a device is refused without waiting on it.
     """
     limit = MAX_BYTES if limit is None else limit
     try:
-        return _read(Path(path), limit, regular_only)
+        return _read(Path(path), limit)
     except SaveError as err:
         raise SaveError(f"{path}: {err}") from None
+
+
+def append_line(path: Path | str, line: str) -> None:
+    """Add a line to a log file (made if missing); OSError if it is not a regular file
+    (opened without blocking: a named pipe would wait for a reader)."""
+    flags = (os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+             | getattr(os, "O_NOCTTY", 0))
+    fd = os.open(path, flags, 0o644)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
 
 
 def read_save(path: Path | str) -> tuple[SaveDoc, Game]:
     """Read, validate and replay a save; SaveError naming the file and the problem."""
     path = Path(path)
     try:
-        doc = loads(_read(path, MAX_BYTES, regular_only=True))
+        doc = loads(_read(path, MAX_BYTES))
         return doc, restore(doc)
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
@@ -293,7 +309,7 @@ def describe_save(path: Path | str) -> str:
     Never raises: one bad file is one line of the list.
     """
     try:
-        text = _read(Path(path), MAX_BYTES, regular_only=True)
+        text = _read(Path(path), MAX_BYTES)
         if not _looks_like_save(text):
             return f"{native_game(text).title} position, native format"
         return _summary(loads(text))
@@ -391,6 +407,20 @@ def export_native(game: Game, path: Path | str,
         raise SaveError(f"could not write {path}: {_os_reason(err)}") from None
 
 
+def saved_programs(path: Path | str) -> list[str]:
+    """The command lines of the programs a save seats ([] for a native position); SaveError
+    naming the file if it cannot be read."""
+    path = Path(path)
+    text = read_text(path)
+    if not _looks_like_save(text):
+        return []
+    try:
+        doc = loads(text)
+    except SaveError as err:
+        raise SaveError(f"{path.name}: {err}") from None
+    return [p.command for p in doc.players if p.command is not None]
+
+
 def _looks_like_save(text: str) -> bool:
     return text.lstrip().startswith("{") and FORMAT in text
 
@@ -400,7 +430,7 @@ def is_save(path: Path | str) -> bool:
     cannot be read."""
     path = Path(path)
     try:
-        return _looks_like_save(_read(path, MAX_BYTES, regular_only=True))
+        return _looks_like_save(_read(path, MAX_BYTES))
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
 
@@ -421,7 +451,7 @@ def read_native(path: Path | str) -> Game:
     """A native position file of any game; SaveError naming the file if it is none."""
     path = Path(path)
     try:
-        return native_game(_read(path, MAX_BYTES, regular_only=True))
+        return native_game(_read(path, MAX_BYTES))
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
 

@@ -18,7 +18,7 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +113,7 @@ class Services:
         self._stops: set[StopFlag] = set()
         self._stops_lock = threading.Lock()
         self._programs: set[ProgramPlayer] = set()  # the programs playing seats now
+        self._approved: set[str] = set()  # command lines the person agreed to run
         self.writer = Writer()
         self._setup: dict[str, dict[str, Any]] | None = None  # game -> field id -> value
         self._autosaved: object | None = None  # the token of the session autosaved last
@@ -200,10 +201,32 @@ class Services:
             end_program(program)
 
     # ----- contest programs --------------------------------------------------------------
+    # ----- which programs the person has agreed to run -----------------------------------
+    def approve(self, commands: Iterable[str]) -> None:
+        """The person agreed to run these command lines (typed them, or said yes after
+        seeing them whole)."""
+        self._approved.update(commands)
+
+    def unapproved(self, session: Session) -> list[tuple[int, str]]:
+        """The seats (marks) of `session` held by a program whose command line the person
+        has not agreed to run, with the command: a save, a record, a match's output or the
+        Resume entry may name any command at all."""
+        found = []
+        for mark in range(session.players):
+            spec = session.player(mark)
+            if spec.command is not None and spec.command not in self._approved:
+                found.append((mark, spec.command))
+        return found
+
     def open_program(self, game_class: type[Game], command: str) -> ProgramPlayer:
         """A program to play a seat in `game_class`'s protocol, registered until
-        `close_program` (CommandError if the command names no program)."""
+        `close_program` (CommandError if the command names no program, or one the person
+        has not agreed to run)."""
         from tui.jury import program_player
+        from tui.programs import CommandError
+
+        if command not in self._approved:
+            raise CommandError(f"the command {command!r} was not approved to run")
 
         player = program_player(game_class, command)
         with self._stops_lock:
@@ -246,8 +269,9 @@ class Services:
             return
 
         def append() -> None:
-            with path.open("a", encoding="utf-8") as handle:
-                handle.write(line)
+            from saves.store import append_line
+
+            append_line(path, line)
 
         self.writer.submit(append)
 
@@ -437,10 +461,12 @@ class Services:
         or a previous run's; empty if none (the screen checks every value it applies)."""
         if self._setup is None:
             self._setup = {}
+            from saves.format import SaveError
+            from saves.store import read_text
+
             try:
-                with self._settings_path().open("rb") as handle:
-                    data = json.loads(handle.read(SETTINGS_BYTES).decode("utf-8"))
-            except (OSError, ValueError, RecursionError):
+                data = json.loads(read_text(self._settings_path(), SETTINGS_BYTES))
+            except (OSError, ValueError, RecursionError, SaveError):
                 data = None  # none yet, or damaged: the defaults
             if isinstance(data, dict):
                 self._setup = {k: v for k, v in data.items()

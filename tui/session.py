@@ -117,6 +117,15 @@ class Session:
         session.setup_options = self.setup_options
         return session
 
+    def reseat(self, players: dict[int, PlayerSpec]) -> None:
+        """Give the seats (marks) of the current game to other players (a program the
+        person would not run gives its seat to the AI or a person)."""
+        seated = list(self.participants)
+        for mark, spec in players.items():
+            seated[self.participant_of(mark)] = spec
+        self.participants = tuple(seated)
+        self._changed()
+
     # ----- who plays what ----------------------------------------------------
     @property
     def players(self) -> int:
@@ -261,6 +270,8 @@ class Session:
         if not self.has_human:
             return 1
         probe = self.game.copy()
+        if self.forfeited:  # a flag or a fault is taken back with the moves
+            probe.resume()
         steps = 0
         while probe.history:
             probe.undo()

@@ -18,7 +18,7 @@ from saves.format import doc_from_game
 from saves.store import write_save
 from tests.tui.test_app import FakeClock, own_saves_folder  # noqa: F401 - the fixture
 from tui.app import ArenaApp
-from tui.screens.dialogs import ResultScreen
+from tui.screens.dialogs import ProgramsDialog, ResultScreen
 from tui.screens.game import GameScreen
 from tui.screens.replay import ReplayMoves, ReplayPlayers, ReplayScreen
 from tui.session import Session
@@ -322,6 +322,9 @@ async def test_a_match_game_from_arena_match_loads_and_replays_to_its_fault(
     path = out / "match-001.arena.json"
     app = ArenaApp(load=path, save_dir=tmp_path, clocks_running=False)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ProgramsDialog)  # its return game would run them
+        await pilot.press("r")
         screen = await open_replay(app, pilot)
         game = screen.game
         n = screen.k

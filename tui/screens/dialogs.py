@@ -10,7 +10,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
@@ -203,6 +203,35 @@ class ChoiceDialog(ModalScreen[str | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         choice = event.button.id
         self.dismiss(None if choice == "cancel" else choice)
+
+
+class ProgramsDialog(ChoiceDialog):
+    """Before a program from a save, a record or the Resume entry runs: every seat's whole
+    command line, and whether to run them, give their seats to the AI or to people.
+    Dismisses with "run", "ai", "human", or None (nothing is started)."""
+
+    AUTO_FOCUS = "#cancel"  # running a program takes a deliberate choice
+
+    def __init__(self, seats: Sequence[tuple[str, str]]) -> None:
+        lines = ["This game has programs in its seats. Running one runs that command on "
+                 "this computer with your rights: run them only if you trust them.", ""]
+        for seat, command in seats:
+            lines.append(f"{seat} plays: {command}")
+        super().__init__("Run these programs?", "\n".join(printable(line) for line in lines),
+                         [("run", "Run them", "r"), ("ai", "AI plays", "a"),
+                          ("human", "People play", "p")])
+
+    def compose(self) -> ComposeResult:
+        keys = "  ".join(f"{key} {label.lower()}" for _, label, key in self.choices)
+        with Vertical(id="dialog", classes="wide"):
+            yield Label(self.title_text, id="dialog-title")
+            with VerticalScroll(id="program-commands"):
+                yield Static(self.text, id="result-lines")
+            with Horizontal(classes="buttons"):
+                for choice, label, _key in self.choices:
+                    yield Button(label, id=choice)
+                yield Button("Cancel", id="cancel")
+            yield Static(f"keys: {keys}  escape cancel; left/right move", classes="dim keys")
 
 
 def describe(path: Path) -> str:

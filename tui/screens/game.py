@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from rules import MoveError
+from rules import MoveError, PlayerSpec
 from tui.messages import EngineReady, OpenMenu, OpenReplay, StartSession
 from tui.screens.common import BoardScreen, fit, printable, short_path
 from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
@@ -91,6 +91,7 @@ class GameScreen(BoardScreen):
         self._note: Text | None = None  # the board's line about the move being chosen
         self._hint_for: int | None = None  # a hint asked before the engine was ready
         self._programs: dict[int, ProgramPlayer] = {}  # participant -> its program
+        self._asking_approval = False  # the question about programs is on screen
         self._program_call: tuple[ProgramRequest, ProgramPlayer] | None = None  # under way
 
     # ----- layout ---------------------------------------------------------------------
@@ -350,6 +351,27 @@ class GameScreen(BoardScreen):
             self._programs[participant] = player
         return player
 
+    def _approve_programs(self) -> None:
+        """A program the person has not agreed to run is to move: the app shows its command
+        line and asks; Cancel gives its seat to a person. Nothing runs before the answer."""
+        if self._asking_approval:
+            return
+        self._asking_approval = True
+        self.session.hold_clock()
+        self._engine_line("waiting for your answer about the programs")
+
+        def after(choice: str | None) -> None:
+            self._asking_approval = False
+            s = self.session
+            if choice is None:
+                s.reseat({mark: PlayerSpec.human() for mark, _ in self.services.unapproved(s)})
+                choice = "human"
+            self._changed("The programs' seats went to the AI." if choice == "ai" else
+                          "The programs' seats went to people." if choice == "human" else
+                          "The programs were approved.")
+
+        self.app.ask_programs(self.session, after)  # type: ignore[attr-defined]
+
     def _close_programs(self, kill: bool = True) -> None:
         """End this game's programs (the game is over, left, or replaced)."""
         if self._program_call is not None:
@@ -368,6 +390,9 @@ class GameScreen(BoardScreen):
         self._cancel_search()
         mark = s.to_move
         label = s.label(mark)
+        if self.services.unapproved(s):  # e.g. an undo into a loaded game's program turn
+            self._approve_programs()
+            return
         try:
             player = self._program(mark)
         except ValueError as err:  # CommandError: the command names no program
@@ -614,6 +639,9 @@ class GameScreen(BoardScreen):
         except Exception as err:  # noqa: BLE001 - a failed load never changes the game
             self.status(f"Load failed: {err}")
             return
+        if self.services.unapproved(loaded):  # the app asks first; a "no" leaves this game
+            self.post_message(StartSession(loaded, f"Loaded {printable(path.name)}."))
+            return
         self._close_programs()
         if loaded.game.name != self.session.game.name:
             self._cancel_search()
@@ -691,12 +719,13 @@ class GameScreen(BoardScreen):
         marks = [game.seat_name(m) for m in range(game.players)]
         if outcome.is_draw:
             head = "Draw"
+        elif len(outcome.winners) > 1:  # a forfeit in a game of three or more players
+            head = " and ".join(f"{s.label(w)} ({marks[w]})" for w in outcome.winners) + " win"
         else:
-            who = " and ".join(f"{s.label(w)} ({marks[w]})" for w in outcome.winners)
-            name = s.label(outcome.winner)
+            winner = outcome.winners[0]
+            name = s.label(winner)
             verb = "win" if name == "You" else "wins"  # "You win", "AI (hard) wins"
-            head = f"{who} win" if len(outcome.winners) > 1 else (
-                f"{name} {verb} as {marks[outcome.winner]}")
+            head = f"{name} {verb} as {marks[winner]}"
         if s.match.length > 1:
             head = f"Game {s.game_number} of {s.match.length}: {head}"
         lines = [head, *type(self.board).describe_result(game)]

@@ -227,4 +227,5 @@ class SetupScreen(SizedScreen):
             self._say(f"Cannot start: {err}")
             return
         self._remember()
+        self.services.approve(p.command for p in players if p.command is not None)  # typed here
         self.post_message(StartSession(session))
