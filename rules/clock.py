@@ -15,6 +15,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+# The most seconds a clock counts for a player or a move (over 30 years of thinking): a
+# save holding more is refused as corrupted, and play never counts past it, so every
+# clock a save can hold survives being played on and saved again.
+MAX_SECONDS = 10**9
 # What the AI keeps back from a limit: it must never lose on time.
 SAFETY_SHARE = 0.8
 SAFETY_SECONDS = 0.05
@@ -136,7 +140,7 @@ class Clock:
 
     def charge(self, player: int, seconds: float) -> None:
         """Bill a finished (or interrupted) move's time to `player`."""
-        self.used[player] += max(0.0, seconds)
+        self.used[player] = min(float(MAX_SECONDS), self.used[player] + max(0.0, seconds))
 
     def ai_seconds(self, player: int, wanted: float, moves_left: int, elapsed: float = 0.0
                    ) -> float:
@@ -157,7 +161,7 @@ class Clock:
 
     def record(self, seconds: float) -> None:
         """Note the time of a move just played (after `charge`)."""
-        self.moves.append(round(max(0.0, seconds), 3))
+        self.moves.append(round(min(float(MAX_SECONDS), max(0.0, seconds)), 3))
 
     def forget(self, moves: int) -> None:
         """Keep the times of the first `moves` moves only (after an undo)."""

@@ -21,13 +21,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rules import Clock, Game, MatchState, Outcome, PlayerSpec, RulesError, TimeControl, get_game
+from rules.clock import MAX_SECONDS  # a clock beyond 30 years of thinking is corrupted
 from rules.outcome import FORFEITS, outcome_from_json
 from rules.players import clean_name
 from saves.jsontext import JsonError, excerpt, parse, pretty
 
 FORMAT = "arena-save"
 VERSION = 2
-MAX_SECONDS = 10**9  # a clock beyond 30 years of thinking is corrupted
 MESSAGE_LIMIT = 300
 YEARS = (1970, 9998)  # a saved_at outside them is corrupted (and may not convert)
 

@@ -113,7 +113,7 @@ REASONS = {
     "dangling": "no such file",
     "big": "too large for a save or position (over 4,000,000 bytes)",
     "binary": "not a text file (not UTF-8)",
-    "pipe": "not a regular file (a pipe or a device)",
+    "pipe": "not a regular file (a pipe, a socket or a device)",
     "junk": "not an Arena save nor a position",
 }
 
