@@ -8,6 +8,7 @@ a line of test code.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 from collections.abc import Hashable
@@ -21,6 +22,10 @@ from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 
 KEY_GRAIN = 1 / 200  # seconds: the idle check between the keys a Pilot presses
+
+# The suite runs the kernels through Numba's JIT (compiled once, cached): a native build
+# is a minute of compiling per game. The native path has its own tests, which turn it on.
+os.environ.setdefault("ARENA_NATIVE", "0")
 
 
 async def _idle_between_keys(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:

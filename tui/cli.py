@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer import _click as click  # the click Typer bundles (its exception types)
@@ -29,16 +27,25 @@ from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, ga
 from rules.base import COUNT_OPTION
 from saves.format import SaveError
 from tui import contest
+from tui.console import (
+    INTERRUPTED_EXIT,
+    USAGE_EXIT,
+    console,
+    done_with_kernels,
+    exit_now,
+    finish,
+    handle_signals,
+    in_worker,
+    jit_engine,
+    one_line,
+    quiet_stdout,
+)
+from tui.console import level as _level
+from tui.console import seconds as _seconds
 
 if TYPE_CHECKING:
-    from ai.engine import Engine
     from rules import Game
 
-USAGE_EXIT = 2
-INTERRUPTED_EXIT = 130  # what a shell reports for a process ended by Ctrl-C
-# `--time` above this is taken as this: a search that long is no longer a contest move,
-# and the engine's deadline timer cannot wait for "forever" (1e308 s overflows it).
-MAX_SECONDS = 3600.0
 # The most leaves `perft` may be asked to count, estimated as (moves at the start)^depth:
 # the kernels count ~1e7-1e8 leaves a second, the reference through the rules ~1e5.
 PERFT_LEAVES = 1e12
@@ -47,44 +54,22 @@ REFERENCE_LEAVES = 1e9
 # position)^(depth/2), alpha-beta's best case; the engines search ~1e6-1e7 nodes a second.
 BENCH_NODES = 1e10
 MAX_DEPTH = 200  # beyond any game's length; bigger numbers are refused before estimating
-EXCERPT = 40  # characters of a bad value quoted in an error
-MESSAGE = 300  # characters of an error line at most
-# a quoted value longer than EXCERPT (not an apostrophe: "a player's" opens nothing)
-QUOTED = re.compile(r"""(?<!\w)(['"])([^'"]{41,})\1(?!\w)""")
 GAME_HELP = f"the game: {', '.join(game_names())}"
 LEVEL_HELP = f"AI level: {', '.join(LEVELS)}"
 PLAYER_HELP = f"human, ai or ai:LEVEL ({', '.join(LEVELS)})"
 OPT_HELP = "a game option, e.g. size=7 (repeatable; a wrong name lists the game's options)"
 
 
-T = TypeVar("T")
-
-
-def _printable(text: str) -> str:
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)
-
-
-def _cut_quote(match: re.Match[str]) -> str:
-    quote, body = match.group(1), match.group(2)
-    return f"{quote}{body[:EXCERPT - 3]}...{quote}"
-
-
-def _one_line(text: str) -> str:
-    """One printable line; a long quoted value is cut to an excerpt, the whole to MESSAGE."""
-    line = _printable(" ".join(str(text).split())) or "unknown error"
-    line = QUOTED.sub(_cut_quote, line)
-    return line if len(line) <= MESSAGE else line[:MESSAGE - 3] + "..."
 
 
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"arena: error: {_one_line(message)}", err=True)
+    typer.echo(f"arena: error: {one_line(message)}", err=True)
     raise typer.Exit(USAGE_EXIT)
 
 
 def _say(message: str) -> None:
     """A notice (not an error) on stderr, one line."""
-    typer.echo(f"arena: {_one_line(message)}", err=True)
+    typer.echo(f"arena: {one_line(message)}", err=True)
 
 
 def _out(text: str = "", nl: bool = True) -> None:
@@ -96,67 +81,9 @@ def _out(text: str = "", nl: bool = True) -> None:
         stream.write(text + ("\n" if nl else ""))
         stream.flush()
     except (OSError, ValueError) as err:  # ValueError: a closed file object
-        _quiet_stdout()
+        quiet_stdout()
         reason = getattr(err, "strerror", None) or str(err)
         _fail(f"cannot write the output: {reason}")
-
-
-def _quiet_stdout() -> None:
-    """After stdout failed, point its descriptor at /dev/null so the interpreter's final
-    flush does not print a second error."""
-    try:
-        fd = sys.stdout.fileno() if sys.stdout is not None else 1
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, fd)
-        os.close(null)
-    except (OSError, ValueError):  # io.UnsupportedOperation is both
-        pass
-
-
-def _interrupted(signum: int, frame: Any) -> None:
-    """Ctrl-C during a command: one line and exit code 130, at once (a kernel running in
-    a worker thread cannot be unwound, and need not be)."""
-    try:
-        sys.stderr.write("arena: interrupted\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        pass
-    _end_programs()
-    _release_cache()
-    os._exit(INTERRUPTED_EXIT)
-
-
-def _release_cache() -> None:
-    cache = sys.modules.get("ai.numba_cache")
-    if cache is not None:
-        cache.cleanup()
-
-
-def _in_worker(work: Callable[[], T]) -> T:
-    """Run `work` in a thread while the main thread waits in short joins: a kernel holds
-    no GIL but blocks the thread it runs in, so this is how Ctrl-C gets through."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = work()
-        except BaseException as err:  # handed to the main thread as is
-            box["error"] = err
-
-    in_main = threading.current_thread() is threading.main_thread()
-    # Only as the console script: in-process callers (tests) keep their KeyboardInterrupt.
-    previous = signal.signal(signal.SIGINT, _interrupted) if in_main and _console[0] else None
-    try:
-        thread = threading.Thread(target=target, name="arena-work", daemon=True)
-        thread.start()
-        while thread.is_alive():
-            thread.join(0.1)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 @contextmanager
@@ -184,7 +111,7 @@ class ArenaGroup(TyperGroup):
         except click.exceptions.ClickException as err:
             if not standalone_mode:
                 raise
-            message = _one_line(err.format_message())
+            message = one_line(err.format_message())
             ctx = getattr(err, "ctx", None)
             if isinstance(err, click.exceptions.UsageError) and ctx is not None:
                 message += f" (see '{ctx.command_path} --help')"
@@ -257,13 +184,6 @@ def _game_class(name: str) -> type[Game]:
     return get_game(name)
 
 
-def _level(level: str) -> str:
-    value = level.strip().lower()
-    if value not in LEVELS:
-        raise RulesError(f"unknown level {contest.excerpt(level)}; levels: {', '.join(LEVELS)}")
-    return value
-
-
 def _options(cls: type[Game], given: list[str] | None) -> dict[str, Any]:
     """`--opt NAME=VALUE` pairs, checked by the game's own option specs."""
     raw: dict[str, str] = {}
@@ -331,68 +251,6 @@ def _players(cls: type[Game], given: list[str] | None, x: str | None, o: str | N
                 raise RulesError(f"{flag}: {err}") from None
         players.append(spec)
     return players
-
-
-_told: list[str] = []  # cache notices already said: each is said once
-
-
-def _tell(message: str | None) -> bool:
-    if not message or message in _told:
-        return False
-    _told.append(message)
-    _say(message)
-    return True
-
-
-def _engine(name: str) -> Engine:
-    """The game's engine, healing a kernel cache that fails at run time; says on stderr
-    (once) when its kernels must first be compiled or the cache is not as usual."""
-    from ai import numba_cache
-
-    if not _tell(numba_cache.notice()) and not numba_cache.is_compiled(name):
-        _say(f"compiling the {name} AI kernels: a one-time cost of about 10-60 s, "
-             "cached for later runs")
-    from ai.engine import get_engine
-
-    return _Healing(_heal_once(lambda: get_engine(name)))  # type: ignore[return-value]
-
-
-_healed = [False]
-
-
-def _heal_once(call: Callable[[], T]) -> T:
-    """`call()`, run once more after the kernel cache failed under it (a damaged file
-    that slipped past the check at start-up, a disk that filled up)."""
-    from ai import numba_cache
-
-    try:
-        return call()
-    except Exception as err:
-        if _healed[0] or not numba_cache.caused_by_cache(err):
-            raise
-        _healed[0] = True
-        _tell(numba_cache.recover(err))
-        return call()
-
-
-class _Healing:
-    """An engine whose every call goes through `_heal_once`."""
-
-    def __init__(self, engine: Engine) -> None:
-        self._engine = engine
-
-    def __getattr__(self, name: str) -> Any:
-        value = getattr(self._engine, name)
-        if not callable(value):
-            return value
-        return lambda *args, **kwargs: _heal_once(lambda: value(*args, **kwargs))
-
-
-def _done_with_kernels() -> None:
-    """The kernels ran: record the cache's files as good (later damage is then caught)."""
-    cache = sys.modules.get("ai.numba_cache")
-    if cache is not None:
-        cache.seal()
 
 
 # ----- play --------------------------------------------------------------------------
@@ -517,28 +375,19 @@ def move(
         seconds = _seconds(time_limit)
         if sys.stdout is None:
             raise RulesError("standard output is closed: nowhere to write the reply")
-        _in_worker(lambda: contest.run(contest.Contest(
+        in_worker(lambda: contest.run(contest.Contest(
             game_class=cls,
             args=list(args or ()),
             level=chosen_level,
             time_limit=seconds,
-            engine=lambda: _engine(cls.name),
+            engine=lambda seconds: contest.contest_engine(cls.name, seconds,
+                                                           lambda: jit_engine(cls.name)),
             stdin=sys.stdin,
             stdout=sys.stdout,
             age=contest.process_age,
         )))
-    _done_with_kernels()
-    _exit_now[0] = True
-
-
-def _seconds(given: float | None) -> float | None:
-    """`--time`: a finite number above 0; anything above MAX_SECONDS is taken as
-    MAX_SECONDS without a word, as the most a search may be given."""
-    if given is None:
-        return None
-    if not 0 < given < math.inf:  # also NaN
-        raise RulesError(f"--time must be a number of seconds above 0, not {given}")
-    return min(given, MAX_SECONDS)
+    done_with_kernels()
+    exit_now[0] = True
 
 
 # ----- perft and bench ------------------------------------------------------------------
@@ -614,8 +463,8 @@ def perft(
 
             source = "rules (reference)"
         else:
-            engine = _engine(cls.name)
-            _in_worker(lambda: engine.perft(start, 1, joker))  # load the kernels before timing
+            engine = jit_engine(cls.name)
+            in_worker(lambda: engine.perft(start, 1, joker))  # load the kernels before timing
 
             def count(d: int) -> list[int]:
                 return engine.perft(start, d, joker)
@@ -628,7 +477,7 @@ def perft(
         total_leaves, total_time = 0, 0.0
         for d in range(1, depth + 1):
             began = time.perf_counter()
-            leaves = _in_worker(lambda d=d: count(d))[d - 1]
+            leaves = in_worker(lambda d=d: count(d))[d - 1]
             spent = time.perf_counter() - began
             total_leaves += leaves
             total_time += spent
@@ -657,8 +506,20 @@ def bench(
         int | None,
         typer.Option(metavar="N", help="search depth [default: the engine's bench depth]"),
     ] = None,
+    startup: Annotated[
+        bool,
+        typer.Option("--startup", help="time whole `arena move` processes instead: exec to "
+                     "the first search, and the wall time for --time 0.25, 0.5 and 1"),
+    ] = False,
+    runs: Annotated[
+        int, typer.Option(metavar="N", help="with --startup: processes for each --time")
+    ] = 10,
 ) -> None:
-    """Search the engine's fixed bench positions at a fixed depth; print nodes and speed."""
+    """Search the engine's fixed bench positions at a fixed depth; print nodes and speed.
+    With --startup, time whole contest processes (`arena move GAME`) instead."""
+    if startup:
+        _bench_startup(game, runs, depth)
+        return
     with _user_errors():
         cls = _game_class(game)
         if depth is not None and depth < 1:
@@ -668,17 +529,17 @@ def bench(
             _check_depth(depth, moves, 0.5, BENCH_NODES, "nodes to search")
         from ai.engine import Budget
 
-        engine = _engine(cls.name)
+        engine = jit_engine(cls.name)
         budget = engine.bench_budget
         if depth is not None:
             budget = replace(budget, max_depth=depth)
         positions = engine.bench_positions()
-        _in_worker(engine.warm_up)  # compile or load the kernels outside the timing
+        in_worker(engine.warm_up)  # compile or load the kernels outside the timing
         _out(f"bench {cls.name}: {len(positions)} positions, depth {budget.max_depth}")
         total_nodes, total_time = 0, 0.0
         for i, start in enumerate(positions, 1):
             began = time.perf_counter()
-            result = _in_worker(lambda start=start: engine.search(start, budget))
+            result = in_worker(lambda start=start: engine.search(start, budget))
             spent = time.perf_counter() - began
             total_nodes += result.nodes
             total_time += spent
@@ -695,14 +556,104 @@ def bench(
         if endgames:
             solved, slowest, spent = 0, 0.0, 0.0
             for start in endgames:
-                result = _in_worker(
+                result = in_worker(
                     lambda start=start: engine.search(start, Budget(seconds=limit)))
                 slowest = max(slowest, result.seconds)
                 spent += result.seconds
                 solved += result.exact
             _out(f"Exact endgames : {solved} of {len(endgames)} solved, mean "
                  f"{spent / len(endgames):.3f} s, slowest {slowest:.3f} s (limit {limit:g} s)")
-    _done_with_kernels()
+    done_with_kernels()
+
+
+def _bench_startup(game: str, runs: int, depth: int | None) -> None:
+    from tui import startup
+
+    with _user_errors():
+        cls = _game_class(game)
+        if depth is not None:
+            raise RulesError("--depth and --startup do not go together")
+        if runs < 1:
+            raise RulesError(f"--runs must be 1 or more, not {runs}")
+        position = jit_engine(cls.name).bench_positions()[0]
+    _out(f"bench {cls.name} --startup: {runs} runs of `arena move {cls.name}` for each "
+         f"--time ({', '.join(f'{t:g}' for t in startup.TIMES)}), load "
+         f"{os.getloadavg()[0]:.2f}")
+
+    def show(run: startup.Run) -> None:
+        first = "-" if run.start_up is None else f"{run.start_up:.3f} s"
+        _out(f"--time {run.seconds:g}: start-up {first}, wall {run.wall:.3f} s, "
+             f"{run.engine} kernels{'' if run.ok else ' FAILED: ' + run.error}")
+
+    report = in_worker(lambda: startup.measure(position, runs, progress=show))
+    for line in startup.summary(report):
+        _out(line)
+
+
+# ----- prepare: compile ahead of time -----------------------------------------------------
+
+
+@app.command(short_help="Compile the AI's kernels ahead of time (once, before contests).")
+def prepare(
+    games: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="GAME", help=f"{GAME_HELP} [default: all of them]"),
+    ] = None,
+) -> None:
+    """Compile the games' AI kernels now, into native modules in the user cache: the
+    contest program (`arena move`) then starts in a fraction of a second, and the app's
+    AI is ready at once. A game already prepared is skipped."""
+    from ai import native
+    from tui import prepare as work
+
+    with _user_errors():
+        names = [_game_class(g).name for g in games or game_names()]
+    failures = 0
+    for name in dict.fromkeys(names):
+        estimate = native.estimate(name)
+        outcome = in_worker(lambda name=name, estimate=estimate: _prepare_one(
+            work, name, estimate))
+        if outcome.error:
+            failures += 1
+            _say(f"{name}: the native module could not be built ({outcome.error}); its "
+                 "JIT kernels are compiled, and Arena uses them")
+        elif outcome.built:
+            _out(f"{name}: ready, built in {outcome.seconds:.1f} s")
+        else:
+            _out(f"{name}: ready (already built)")
+    if failures:
+        raise typer.Exit(1)
+
+
+def _prepare_one(work: Any, name: str, estimate: float) -> Any:
+    """One game's build with a progress bar on a terminal (lines otherwise)."""
+    if not _is_tty(sys.stdout):
+        return work.prepare(name, lambda line: _out(f"{name}: {line}"))
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description:<8}"), BarColumn(),
+               TextColumn("{task.fields[step]}"), TimeRemainingColumn())
+    with Progress(*columns, transient=False) as bar:
+        task = bar.add_task(name, total=estimate, step="starting")
+        began = time.monotonic()
+        stop = [False]
+
+        def tick() -> None:
+            while not stop[0]:
+                bar.update(task, completed=min(time.monotonic() - began, estimate * 0.99))
+                time.sleep(0.2)
+
+        import threading
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        ticker.start()
+        try:
+            outcome = work.prepare(name, lambda line: bar.update(task, step=line[:40]))
+        finally:
+            stop[0] = True
+            ticker.join()
+        bar.update(task, completed=estimate, step="done" if not outcome.error else "failed")
+    return outcome
 
 
 # ----- match: AI levels and contest programs play each other ------------------------------
@@ -811,21 +762,21 @@ def match(
         if per != games:
             _say(f"-n {games} rounded up to {per}: each start is played from every seat")
         if any(spec.is_ai for spec in specs):
-            _in_worker(_engine(cls.name).warm_up)  # compile or load before any clock runs
+            in_worker(jit_engine(cls.name).warm_up)  # compile or load before any clock runs
         from ai.engine import new_engine
 
         progress = report.Progress(sys.stderr, _is_tty(sys.stderr), _columns())
         work = runner.Match(cls, options, entrants, tasks, control, seed, per, jobs, folder,
                             engine=lambda: new_engine(cls.name), progress=progress)
         result = work.run()
-    if result.interrupted and _console[0]:
+    if result.interrupted and console[0]:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the table is printed whatever comes
         _say("interrupted: the games finished so far")
     _out(report.dumps(result) if as_json else report.report(result))
-    _done_with_kernels()
+    done_with_kernels()
     if result.interrupted:
-        if _console[0]:
-            _exit_now[0] = True
+        if console[0]:
+            exit_now[0] = True
         raise typer.Exit(INTERRUPTED_EXIT)
 
 
@@ -842,51 +793,11 @@ def _columns() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-_console = [False]  # set by `main`: this process is the `arena` command itself
-# Set once a contest reply is out: the console script then skips interpreter
-# teardown (Numba's takes about half a second), which would count against the clock.
-_exit_now = [False]
-
-
-def _terminated(signum: int, frame: Any) -> None:
-    """SIGTERM or SIGHUP (a closed terminal) outside the app: every program Arena started
-    is killed, its temporary files removed, and the process ends (128 + the signal)."""
-    try:
-        sys.stderr.write(f"arena: terminated ({signal.Signals(signum).name})\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        pass
-    _end_programs()
-    _release_cache()
-    os._exit(128 + signum)
-
-
-def _end_programs() -> None:
-    reaper = sys.modules.get("tui.reaper")
-    if reaper is not None:
-        reaper.shutdown()
-
-
 def main() -> None:
-    """The `arena` console script."""
-    _console[0] = True
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _terminated)
+    """The `arena` console script (through `tui.launch`, which answers `arena move` on
+    its own fast path)."""
+    handle_signals()
     try:
         app()
     except SystemExit as done:
-        code = done.code if isinstance(done.code, int) else 0
-        try:
-            if sys.stdout is not None:
-                sys.stdout.flush()
-        except (OSError, ValueError):  # a closed pipe: said already, or nothing to say
-            _quiet_stdout()
-        if _exit_now[0]:
-            try:
-                sys.stderr.flush()
-            except (OSError, ValueError, AttributeError):
-                pass
-            _end_programs()
-            _release_cache()
-            os._exit(code)
-        raise
+        finish(done.code if isinstance(done.code, int) else 0)

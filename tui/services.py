@@ -19,6 +19,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +90,27 @@ def end_program(player: ProgramPlayer) -> None:
         pass
 
 
+@dataclass
+class Compiling:
+    """A game's kernels being compiled: since when, how long it should take (the last
+    build's time), and the step under way."""
+
+    game_name: str
+    estimate: float
+    began: float
+    step: str = "starting"
+
+    def describe(self, now: float) -> str:
+        from rules import get_game
+
+        spent = max(0.0, now - self.began)
+        share = min(0.99, spent / self.estimate) if self.estimate > 0 else 0.0
+        left = self.estimate - spent
+        when = f"about {left:.0f} s left" if left >= 1 else "nearly done"
+        return (f"compiling {get_game(self.game_name).title}'s AI (once): {share:.0%}, "
+                f"{when}\n{self.step}")
+
+
 class Services:
     """The engine host and the saves glue, shared by the screens of one app."""
 
@@ -114,6 +136,8 @@ class Services:
         self._stops_lock = threading.Lock()
         self._programs: set[ProgramPlayer] = set()  # the programs playing seats now
         self._approved: set[str] = set()  # command lines the person agreed to run
+        self.compiling: dict[str, Compiling] = {}  # games whose kernels are being built
+        self._builds: set[Any] = set()  # their build processes (killed on quit)
         self.writer = Writer()
         self._setup: dict[str, dict[str, Any]] | None = None  # game -> field id -> value
         self._autosaved: object | None = None  # the token of the session autosaved last
@@ -145,9 +169,57 @@ class Services:
         threading.Thread(target=prepare, name=f"warm-up {game_name}", daemon=True).start()
 
     def _warm_up(self, game_name: str) -> None:
-        """Compile or load the kernels; a kernel cache that fails under them (a damaged
+        """Load the game's native kernels; without them, build them in a child process
+        (the UI stays smooth: a compile holds the GIL; `compiling` says how far it has
+        got), or, where they cannot be built (native modules off, no C compiler),
+        compile or load the JIT's here. A kernel cache that fails under the JIT (a damaged
         file the start-up check missed, a full disk) is healed once and the warm-up run
         again. Good kernels are recorded in the cache's manifest."""
+        from ai import native
+        from ai.engine import get_engine
+
+        if native.native_allowed() and not native.loadable(game_name):
+            self._build_native(game_name)
+        if native.ready(game_name):
+            get_engine(game_name).warm_up()  # loads in milliseconds
+            return
+        self._warm_up_jit(game_name)
+
+    def _build_native(self, game_name: str) -> None:
+        """Run `python -m ai.native GAME`, following its progress; a failure is left for
+        the JIT to make up for (`ai.native` records it)."""
+        import subprocess
+        import sys
+
+        from ai import native
+
+        progress = Compiling(game_name, native.estimate(game_name), self.now())
+        self.compiling[game_name] = progress
+        proc = None
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "ai.native", game_name],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True)
+            assert proc.stdout is not None
+            with self._stops_lock:
+                self._builds.add(proc)
+            for line in proc.stdout:
+                progress.step = line.strip().split(": ", 1)[-1]
+            proc.wait()
+        except OSError:
+            pass
+        finally:
+            if proc is not None:
+                with self._stops_lock:
+                    self._builds.discard(proc)
+            self.compiling.pop(game_name, None)
+
+    def compile_progress(self, game_name: str) -> str | None:
+        """How far the game's kernels have got while they compile, in words, or None."""
+        progress = self.compiling.get(game_name)
+        return None if progress is None else progress.describe(self.now())
+
+    def _warm_up_jit(self, game_name: str) -> None:
         from ai import numba_cache
         from ai.engine import get_engine
 
@@ -197,6 +269,9 @@ class Services:
             for stop in self._stops:
                 stop.set()
             programs, self._programs = list(self._programs), set()
+            builds = list(self._builds)
+        for build in builds:  # a build cut short leaves nothing (it writes atomically)
+            build.kill()
         for program in programs:
             end_program(program)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ai.adapter import Adapter, Depth
+from ai.adapter import Adapter, Depth, touch
 from ai.engine import Budget
 from ai.pillars import kernels as K
 from ai.pillars import solver as S
@@ -84,7 +84,7 @@ class PillarsAdapter(Adapter):
 
     def __init__(self, tt_bits: int = TT_BITS) -> None:
         self.tables = S.new_tables(tt_bits)
-        self.tables[0].fill(0)  # touch the pages now, not in the first search's time
+        touch(self.tables[0])  # its pages now (see TOUCH_TABLES)
         self.scratch_codes = np.zeros(K.MAX_RECTS, np.int64)
         self.rng = random.Random(1)
 

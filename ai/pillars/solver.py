@@ -18,8 +18,8 @@ first, and polls the stop flag.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ai.jit import entry, njit
 from ai.pillars.kernels import (
     IV_COUNT,
     IV_LEFT,
@@ -162,6 +162,7 @@ def tt_put(tt: np.ndarray, key: np.uint64, value: int) -> None:
     tt[key & np.uint64(tt.size - 1)] = (key >> np.uint64(1) << np.uint64(1)) | np.uint64(value)
 
 
+@entry
 @njit(nogil=True, cache=True)
 def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.ndarray,
           keys: np.ndarray, nn: np.ndarray, ii: np.ndarray, scratch: np.ndarray,

@@ -34,7 +34,7 @@ from rules.boxing import (
 from tests.tui.test_cli import assert_user_error, leaf_counts, run, ui  # noqa: F401 - a fixture
 from tests.tui.test_contest import FakeEngine, FakeTime
 from tui import contest
-from tui.contest import EXIT_MARGIN, MIN_SEARCH, TIME_SHARE
+from tui.contest import EXIT_RESERVE, LATE_SHARE, MIN_SEARCH, TIME_SHARE
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = Path(sys.executable).with_name("arena")  # the venv's console script
@@ -243,19 +243,20 @@ def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, see
 
 
 @pytest.mark.parametrize(("age", "search"), [
-    (0.2, CONTEST_SECONDS * TIME_SHARE - 0.2 - EXIT_MARGIN),  # 0.8 s less start-up, margin
-    (0.7, MIN_SEARCH),  # a slow start-up: the least search there is
+    # 0.9 s less its late share, start-up and the exit reserve
+    (0.2, CONTEST_SECONDS * TIME_SHARE * (1 - LATE_SHARE) - 0.2 - EXIT_RESERVE),
+    (0.9, MIN_SEARCH),  # a slow start-up: the least search there is
 ])
 def test_the_search_gets_the_second_less_start_up_and_exit(age: float, search: float) -> None:
     """What the process's clock does with the 1 s (the check behind the wall times)."""
     engine = FakeEngine(FakeTime())
     out = io.StringIO()
-    contest.run(contest.Contest(Boxing, ["B"], "max", None, lambda: engine,
+    contest.run(contest.Contest(Boxing, ["B"], "max", None, lambda seconds: engine,
                                 io.StringIO(SAMPLE_ARENA), out, age=lambda: age))
     assert engine.seconds == [pytest.approx(search)]
-    assert contest.process_seconds(contest.Contest(Boxing, ["B"], "max", None, lambda: engine,
-                                                   None, out),
-                                   Boxing.new()) == pytest.approx(0.8)
+    assert contest.process_seconds(contest.Contest(Boxing, ["B"], "max", None,
+                                                   lambda seconds: engine, None, out),
+                                   Boxing.new()) == pytest.approx(0.9)
     new_box(SAMPLE_ARENA, out.getvalue(), "B")
 
 

@@ -16,7 +16,7 @@ from rules.pahtum import SAMPLE_BOARD
 from rules.pousse import Pousse
 from saves.format import doc_from_game
 from saves.store import write_save
-from tui import cli, contest
+from tui import cli, console, contest
 from tui.cli import app
 
 runner = CliRunner()
@@ -391,11 +391,11 @@ def test_time_is_refused_when_not_a_finite_number_and_capped_when_huge(
             asked.append(seconds)
             return types.SimpleNamespace(move=game.legal_moves()[0])
 
-    monkeypatch.setattr(cli, "_engine", lambda name: Engine())
+    monkeypatch.setattr(cli, "jit_engine", lambda name: Engine())
     for huge in ("1e308", "99999999999999999999999"):
         result = run(["move", "pahtum", "--time", huge], SAMPLE_BOARD)
         assert result.exit_code == 0 and result.stderr == "", result.stderr
-    assert asked and all(s is not None and s <= cli.MAX_SECONDS for s in asked)
+    assert asked and all(s is not None and s <= console.MAX_SECONDS for s in asked)
     for bad in ("inf", "-inf", "nan", "-1"):
         assert_user_error(run(["move", "pahtum", "--time", bad], SAMPLE_BOARD), "--time")
 
@@ -455,7 +455,7 @@ def test_ctrl_c_stops_a_long_perft_at_once() -> None:
     finally:
         child.kill()
     stderr = child.stderr.read() if child.stderr else ""
-    assert child.returncode == cli.INTERRUPTED_EXIT, stderr
+    assert child.returncode == console.INTERRUPTED_EXIT, stderr
     assert stderr.splitlines()[-1] == "arena: interrupted" and "Traceback" not in stderr
     assert took < 5.0, took
 

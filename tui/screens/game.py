@@ -119,8 +119,12 @@ class GameScreen(BoardScreen):
         s = self.session
         if s.game.is_over:
             return
-        if s.ai_to_move and not self.services.engine_ready(s.game.name):
-            s.hold_clock()  # compiling is not thinking: the AI's clock waits for its kernels
+        if not self.services.engine_ready(s.game.name) and (
+                s.ai_to_move or self._hint_for == s.generation):
+            s.hold_clock()  # compiling is not thinking: the AI's (or the person waiting
+            # for a hint) clock waits for the kernels
+            if self.services.compile_progress(s.game.name) is not None:
+                self._engine_line()
         if self._program_call is not None:  # the jury enforces a program's clock
             self.query_one(PlayersPanel).show(s)
         elif s.check_time():
@@ -197,7 +201,8 @@ class GameScreen(BoardScreen):
         elif (error := self.services.engine_error(self.session.game.name)) is not None:
             panel.show_text(f"AI unavailable: {error}")
         elif not self.services.engine_ready(self.session.game.name):
-            panel.show_text("AI: preparing...")
+            progress = self.services.compile_progress(self.session.game.name)
+            panel.show_text(progress or "AI: loading...")
         else:
             panel.show_text("AI ready")
 
@@ -257,11 +262,19 @@ class GameScreen(BoardScreen):
             self._engine_line()
             return
         pace = PACES[self.pace_index] if not s.has_human and s.game.history else 0.0
-        request = s.request("move")
-        if pace:
-            self.set_timer(pace, lambda: self._ask(request))
+        if pace:  # the pause is for the watcher: nobody's thinking, nobody's clock
+            generation = s.generation
+            self.set_timer(pace, lambda: self._ask_ai(generation))
         else:
-            self._ask(request)
+            self._ask(s.request("move"))
+
+    def _ask_ai(self, generation: int) -> None:
+        """The AI's turn after a watched game's pause: its clock starts now."""
+        s = self.session
+        if s.generation != generation or not s.ai_to_move or not self.is_attached:
+            return
+        s.hold_clock()
+        self._ask(s.request("move"))
 
     def on_engine_ready(self, message: EngineReady) -> None:
         """The app forwards it when an engine has been imported and warmed up."""
@@ -271,7 +284,7 @@ class GameScreen(BoardScreen):
             self._engine_line(f"AI unavailable: {message.error}")
             return
         self._engine_line()
-        if self.session.ai_to_move:
+        if self.session.ai_to_move or self._hint_for == self.session.generation:
             self.session.hold_clock()  # its clock starts now, with the kernels ready
         if self._hint_for == self.session.generation:
             self.action_hint()
@@ -519,9 +532,10 @@ class GameScreen(BoardScreen):
             return
         if not self.services.engine_ready(s.game.name):
             self.services.prepare_engine(s.game.name)
-            self._engine_line("AI: preparing...")
             self._hint_for = s.generation  # given once ready, if the position is the same
-            self.status("The AI is getting ready; the hint follows.")
+            self._engine_line()
+            s.hold_clock()  # the wait for the kernels is not the person's thinking
+            self.status("The AI is getting ready; the hint follows, and your clock waits.")
             return
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
 

@@ -1,0 +1,51 @@
+"""Where Arena's compiled kernels live, cheaply: a contest move asks this before anything.
+
+The folders are keyed by a hash of the `ai/` sources, so a changed kernel is never run
+from an old build. Light on purpose (no platformdirs, no importlib.metadata on Linux:
+each costs a contest move 15 ms).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+AI_DIR = Path(__file__).resolve().parent
+
+
+@functools.cache
+def source_hash() -> str:
+    """A hash of every `ai/` source file (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(AI_DIR.rglob("*.py")):
+        digest.update(path.relative_to(AI_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@functools.cache
+def package_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("arena-games")
+    except Exception:  # not installed (running from a checkout)
+        return "dev"
+
+
+def cache_base() -> Path:
+    """The user's cache folder for Arena (ARENA_CACHE_DIR overrides it): what
+    platformdirs says, computed directly on Linux (the XDG rule)."""
+    chosen = os.environ.get("ARENA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    if sys.platform.startswith("linux"):
+        xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+        return base / "arena"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("arena"))

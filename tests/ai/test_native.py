@@ -1,0 +1,102 @@
+"""Kernels compiled ahead of time (`ai.native`): a native module gives exactly what the JIT
+gives, loads without Numba, releases the GIL like `nogil=True`, and a damaged one is
+never loaded. Pah-Tum's, the quickest to build (about 10 s), stands for every game; the
+build is shared by the module's tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A cache folder holding Pah-Tum's native module (built by `python -m ai.native`,
+    as `arena prepare` does) and the environment that uses it."""
+    cache = tmp_path_factory.mktemp("native-cache")
+    env = dict(os.environ, ARENA_CACHE_DIR=str(cache), ARENA_NATIVE="1", PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-m", "ai.native", "pahtum"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "built arena_pahtum" in done.stdout
+    return env
+
+
+def run(code: str, env: dict[str, str]) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+SEARCH = """
+    import sys
+    from ai.engine import Budget, get_engine
+    from rules import get_game
+    engine = get_engine("pahtum")
+    game = get_game("pahtum").new({"blocks": "5"}, seed=3)
+    print(engine.perft(game, 4))
+    result = engine.search(game, Budget(seconds=600, max_depth=6))
+    print(result.move_text, result.depth, result.nodes, result.score, result.pv)
+    game.play(result.move)
+    print(engine.score_moves(game, 3))
+    print("numba" in sys.modules)
+"""
+
+
+def test_native_kernels_give_what_the_jit_gives_without_loading_numba(
+        built: dict[str, str]) -> None:
+    native = run(SEARCH, built).splitlines()
+    jit = run(SEARCH, dict(built, ARENA_NATIVE="0")).splitlines()
+    assert native[:-1] == jit[:-1]  # the same leaves, nodes, scores and lines
+    assert native[-1] == "False" and jit[-1] == "True"
+
+
+def test_a_native_search_releases_the_gil(built: dict[str, str]) -> None:
+    """The deadline timer and the UI thread run while a native search does."""
+    out = run("""
+        import threading, time
+        from ai.engine import Budget, get_engine
+        from rules import get_game
+        engine = get_engine("pahtum")
+        game = get_game("pahtum").new(None, seed=1)
+        ticks = []
+        done = threading.Event()
+        def tick():
+            while not done.is_set():
+                ticks.append(1)
+                time.sleep(0.002)
+        threading.Thread(target=tick).start()
+        began = time.perf_counter()
+        result = engine.search(game, Budget(seconds=0.6))
+        spent = time.perf_counter() - began
+        done.set()
+        print(len(ticks), round(spent, 3), result.depth)
+    """, built)
+    ticks, spent, depth = out.split()
+    assert float(spent) < 1.2 and int(depth) >= 2  # the deadline stopped it
+    assert int(ticks) > 50  # the other thread ran the while
+
+
+def test_a_damaged_native_module_is_not_loaded(built: dict[str, str], tmp_path: Path) -> None:
+    import shutil
+
+    cache = tmp_path / "cache"
+    shutil.copytree(built["ARENA_CACHE_DIR"], cache)
+    out = run("""
+        from ai import native
+        path = native.module_path("pahtum")
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        path.write_bytes(bytes(data))
+        print(native.loadable("pahtum"), native.ready("pahtum"))
+    """, dict(built, ARENA_CACHE_DIR=str(cache)))
+    assert out.split() == ["False", "False"]

@@ -1,0 +1,100 @@
+"""The `arena` console script's first step: `arena move` answers without the full CLI.
+
+A contest program is judged on its whole wall time, start-up included, and a C program
+starts in a millisecond. Typer, Click and the app's modules cost about 0.1 s to import,
+so a plain `arena move GAME [ARGS...] [--level L] [--time S]` is parsed here and played
+by `tui.contest` with nothing but the rules, numpy and the game's native kernels loaded.
+Anything else (help, another command, an option this parser does not know) goes to the
+full CLI, `tui.cli`, which says the same things about bad input.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["move"]:
+        parsed = parse_move(args[1:])
+        if parsed is not None:
+            move(*parsed)
+            return
+    from tui.cli import main as full
+
+    full()
+
+
+def parse_move(args: list[str]) -> tuple[str, list[str], str, str | None] | None:
+    """(game, arguments, level, time) of a plain `arena move` command line, or None when
+    the full CLI should read it (help, an unknown option, a missing game)."""
+    positional: list[str] = []
+    level, seconds = "max", None
+    i = 0
+    only_positional = False
+    while i < len(args):
+        arg = args[i]
+        if only_positional or not arg.startswith("-") or arg == "-":
+            positional.append(arg)
+        elif arg == "--":
+            only_positional = True
+        elif arg in ("--level", "--time"):
+            if i + 1 >= len(args):
+                return None
+            i += 1
+            if arg == "--level":
+                level = args[i]
+            else:
+                seconds = args[i]
+        elif arg.startswith(("--level=", "--time=")):
+            name, _, value = arg.partition("=")
+            if name == "--level":
+                level = value
+            else:
+                seconds = value
+        else:
+            return None
+        i += 1
+    if not positional:
+        return None
+    if seconds is not None:
+        try:
+            float(seconds)
+        except ValueError:
+            return None  # Click's own words for it
+    return positional[0], positional[1:], level, seconds
+
+
+def move(game: str, args: list[str], level: str, time_text: str | None) -> None:
+    """`arena move` as `tui.cli.move` plays it, with the same one-line errors."""
+    from tui import console
+
+    console.handle_signals()
+    code = 0
+    try:
+        from rules import RulesError, get_game
+        from saves.format import SaveError
+        from tui import contest
+
+        try:
+            cls = get_game(game)
+            chosen = console.level(level)
+            seconds = None if time_text is None else console.seconds(float(time_text))
+            if sys.stdout is None:
+                raise RulesError("standard output is closed: nowhere to write the reply")
+            console.in_worker(lambda: contest.run(contest.Contest(
+                game_class=cls, args=args, level=chosen, time_limit=seconds,
+                engine=lambda s: contest.contest_engine(
+                    cls.name, s, lambda: console.jit_engine(cls.name)),
+                stdin=sys.stdin, stdout=sys.stdout, age=contest.process_age)))
+        except (RulesError, SaveError, OSError, ValueError) as err:
+            console.fail(str(err))
+        console.done_with_kernels()
+        console.exit_now[0] = True
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else 0
+    console.finish(code)
+
+
+if __name__ == "__main__":
+    main()
