@@ -16,11 +16,20 @@ from pathlib import Path
 AI_DIR = Path(__file__).resolve().parent
 
 
+# Python that kernels never use (the drivers, the pure-Python search, the tools):
+# editing it must not make anyone recompile.
+NOT_KERNELS = ("__init__.py", "adapter.py", "cache_paths.py", "claims.py", "engine.py",
+               "native.py", "numba_cache.py", "perft.py", "quick.py", "regions.py",
+               "revision.py", "strength.py")
+
+
 @functools.cache
 def source_hash() -> str:
-    """A hash of every `ai/` source file (names and contents)."""
+    """A hash of the `ai/` source files (names and contents) that kernels may use."""
     digest = hashlib.sha256()
     for path in sorted(AI_DIR.rglob("*.py")):
+        if path.name in NOT_KERNELS:
+            continue
         digest.update(path.relative_to(AI_DIR).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

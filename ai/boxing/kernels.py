@@ -81,7 +81,7 @@ def box_codes(rows: np.ndarray, out: np.ndarray) -> int:
         lev[r] = rows[r]
     n = 0
     k = 1
-    height = HEIGHT
+    height = np.int64(HEIGHT)  # (a literal 16 would not take `height -= 1` ahead of time)
     while True:
         for r in range(height):
             m = lev[r]
@@ -137,7 +137,7 @@ def made_leaves(rows: np.ndarray, lev: np.ndarray) -> tuple[int, np.uint64]:
     for r in range(HEIGHT):
         lev[r] = rows[r]
     k = 1
-    height = HEIGHT
+    height = np.int64(HEIGHT)  # (a literal 16 would not take `height -= 1` ahead of time)
     while True:
         side = SIDE[k]
         for r in range(height):

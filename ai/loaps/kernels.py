@@ -215,10 +215,10 @@ def judge(mover, other, pmover, pother, cap, left):
     stuck sides when it generates their moves)."""
     if connected(mover):
         d = pmover + CONNECT_POINTS - pother
-        kind = ENDS_CONNECT
+        kind = np.int64(ENDS_CONNECT)  # (typed, not literal: the AOT compiler unifies none)
     elif cap and other != ZERO and connected(other):
         d = pmover - pother - CONNECT_POINTS
-        kind = ENDS_CAPTURE_CONNECT
+        kind = np.int64(ENDS_CAPTURE_CONNECT)
     elif left <= 0:
         return DRAW, ENDS_MOVE_LIMIT
     elif other == ZERO:

@@ -172,16 +172,16 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
     `nn`, `ii` (MAX_PLY) its key, child count and next child; stats[0] counts nodes."""
     ply = 0
     x0, x1 = w0, w1
-    result = UNKNOWN
+    result = np.int64(UNKNOWN)  # (typed, not literal: the AOT compiler unifies none)
     while True:
         # ----- enter the node (x0, x1) at `ply` -----
         stats[0] += 1
         if stats[0] & 1023 == 0 and stop[0]:
             return UNKNOWN
         empty = popcount(x0) + popcount(x1)
-        result = UNKNOWN
+        result = np.int64(UNKNOWN)
         if empty == 1:
-            result = LOSS
+            result = np.int64(LOSS)
         else:
             key = position_key(x0, x1, scratch)
             result = tt_get(tt, key)
@@ -198,7 +198,7 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
                         a = np.int64(acc)
                         h = b - t + 1
                         if (empty - 1) % h == 0 and (empty - 1) // h <= LONGEST[a]:
-                            result = WIN
+                            result = np.int64(WIN)
                             break
                         for k in range(IV_START[a] + IV_COUNT[a] - 1, IV_START[a] - 1, -1):
                             if h * (IV_RIGHT[k] - IV_LEFT[k] + 1) == empty:
@@ -221,9 +221,9 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
                 ply -= 1
                 if result == LOSS:  # the child loses: this node wins
                     tt_put(tt, keys[ply], WIN)
-                    result = WIN
+                    result = np.int64(WIN)
                     continue
-                result = UNKNOWN  # that child wins: try the next
+                result = np.int64(UNKNOWN)  # that child wins: try the next
             if ii[ply] < nn[ply]:
                 k = ii[ply]
                 ii[ply] += 1
@@ -231,7 +231,7 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
                 ply += 1
                 break
             tt_put(tt, keys[ply], LOSS)  # every child wins
-            result = LOSS
+            result = np.int64(LOSS)
 
 
 def new_tables(tt_bits: int) -> tuple[np.ndarray, ...]:

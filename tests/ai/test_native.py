@@ -100,3 +100,60 @@ def test_a_damaged_native_module_is_not_loaded(built: dict[str, str], tmp_path: 
         print(native.loadable("pahtum"), native.ready("pahtum"))
     """, dict(built, ARENA_CACHE_DIR=str(cache)))
     assert out.split() == ["False", "False"]
+
+
+EVERY_GAME = """
+    import sys
+    from ai.engine import Budget, get_engine
+    name = sys.argv[1]
+    engine = get_engine(name)
+    for game in engine.bench_positions()[:3]:
+        print(engine.perft(game, 2))
+        result = engine.search(game, Budget(seconds=600, max_depth=3))
+        print(result.move_text, result.depth, result.nodes, result.score)
+    print("numba" in sys.modules)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["loaps", "pillars", "boxing", "pousse"])
+def test_every_games_native_kernels_give_what_the_jit_gives(name: str, built: dict[str, str]
+                                                            ) -> None:
+    """Slow (each game's build takes up to a minute): run with `pytest -m slow`."""
+    done = subprocess.run([sys.executable, "-m", "ai.native", name], env=built, cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+    def output(env: dict[str, str]) -> list[str]:
+        ran = subprocess.run([sys.executable, "-c", textwrap.dedent(EVERY_GAME), name],
+                             env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        return ran.stdout.splitlines()
+
+    native, jit = output(built), output(dict(built, ARENA_NATIVE="0"))
+    assert native[:-1] == jit[:-1]
+    assert native[-1] == "False" and jit[-1] == "True"
+
+
+def test_arena_move_on_native_kernels_loads_neither_typer_nor_numba(built: dict[str, str]
+                                                                    ) -> None:
+    from rules.pahtum import SAMPLE_BOARD
+
+    code = """
+        import os, sys
+        real_exit = os._exit
+        def report(code):
+            loaded = [m for m in ('typer', 'textual', 'numba') if m in sys.modules]
+            sys.stderr.write(f'loaded: {loaded}')
+            real_exit(code)
+        os._exit = report
+        sys.argv = ['arena', 'move', 'pahtum', '--time', '0.5']
+        from tui.launch import main
+        main()
+    """
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], input=SAMPLE_BOARD,
+                          env=dict(built, ARENA_TRACE_STARTUP="1"), cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout) == 56
+    assert "native kernels" in done.stderr and done.stderr.endswith("loaded: []")
