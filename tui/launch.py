@@ -12,8 +12,16 @@ from __future__ import annotations
 
 import sys
 
+# numpy's BLAS starts a thread per core at import, spinning, which doubles a contest
+# move's start-up CPU on a busy machine; Arena does no linear algebra.
+QUIET_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
 
 def main() -> None:
+    import os
+
+    for name in QUIET_THREADS:
+        os.environ.setdefault(name, "1")
     args = sys.argv[1:]
     if args[:1] == ["move"]:
         parsed = parse_move(args[1:])
@@ -73,7 +81,6 @@ def move(game: str, args: list[str], level: str, time_text: str | None) -> None:
     code = 0
     try:
         from rules import RulesError, get_game
-        from saves.format import SaveError
         from tui import contest
 
         try:
@@ -87,7 +94,7 @@ def move(game: str, args: list[str], level: str, time_text: str | None) -> None:
                 engine=lambda s: contest.contest_engine(
                     cls.name, s, lambda: console.jit_engine(cls.name)),
                 stdin=sys.stdin, stdout=sys.stdout, age=contest.process_age)))
-        except (RulesError, SaveError, OSError, ValueError) as err:
+        except (RulesError, OSError, ValueError) as err:  # (a SaveError is a ValueError)
             console.fail(str(err))
         console.done_with_kernels()
         console.exit_now[0] = True

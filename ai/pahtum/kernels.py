@@ -80,22 +80,26 @@ def _line_points(mask: int) -> int:
 
 
 def _expected_table(p: float) -> np.ndarray:
-    """EXP[x << 7 | e]: expected line points of `x` if each empty of `e` becomes it with p."""
+    """EXP[x << 7 | e]: expected line points of `x` if each empty of `e` becomes it with p.
+
+    Vectorised over the lines `x` (a contest move imports this module: the loops took
+    12 ms of its start-up): every (e, fill) pair with fill a subset of e, its chance, and
+    the points of x | fill for every x at once."""
+    masks = np.arange(128)
+    points = np.array([_line_points(m) for m in range(128)], dtype=np.float64)
+    pairs = [(e, fill) for e in range(128) for fill in range(128) if fill & ~e == 0]
+    es = np.array([e for e, _ in pairs])
+    fills = np.array([f for _, f in pairs])
+    ks = np.array([f.bit_count() for f in fills.tolist()])
+    ns = np.array([e.bit_count() for e in es.tolist()])
+    chance = p**ks * (1 - p) ** (ns - ks)
+    by_e = np.zeros((128, 128))  # [e, x]
+    np.add.at(by_e, es, chance[:, None] * points[masks[None, :] | fills[:, None]])
+    acc = by_e.T  # [x, e]
     table = np.zeros(128 * 128, dtype=np.int32)
-    for e in range(128):
-        cells = [i for i in range(SIZE) if e >> i & 1]
-        for x in range(128):
-            if x & e:
-                continue
-            acc = 0.0
-            for sub in range(1 << len(cells)):
-                fill, k = 0, 0
-                for j, cell in enumerate(cells):
-                    if sub >> j & 1:
-                        fill |= 1 << cell
-                        k += 1
-                acc += p**k * (1 - p) ** (len(cells) - k) * _line_points(x | fill)
-            table[x << 7 | e] = round(acc * SCALE)
+    for x in range(128):
+        free = (masks & x) == 0  # the empties e that do not overlap x
+        table[(x << 7) | masks[free]] = np.round(acc[x, free] * SCALE).astype(np.int32)
     return table
 
 
