@@ -21,6 +21,7 @@ from textual.screen import Screen
 
 from rules import PlayerSpec, TimeControl, get_game
 from tui.messages import EngineReady, OpenMenu, OpenReplay, OpenSetup, StartSession
+from tui.play.session import Session
 from tui.screens.common import printable
 from tui.screens.dialogs import ChoiceDialog, ProgramsDialog
 from tui.screens.game import GameScreen
@@ -28,7 +29,6 @@ from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
 from tui.services import Services
-from tui.session import Session
 from tui.widgets.boards import has_board
 
 TERMINATE_GRACE = 3.0  # seconds the app has to quit on SIGTERM or SIGHUP before it is ended
@@ -266,6 +266,6 @@ def run(
 
 def _end_programs() -> None:
     """Every program the jury started, and what they started, is killed now."""
-    from tui import reaper
+    from tui.play import reaper
 
     reaper.sweep()

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules import Clock, ClockKind, MatchState, PlayerSpec
 from tui.messages import EngineReady
-from tui.session import AIRequest, Session
+from tui.play.session import AIRequest, Session
 
 if TYPE_CHECKING:
     from textual.message import Message
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ai.engine import InfoCallback, SearchResult, StopFlag
     from rules import Game
     from saves.format import SaveDoc
-    from tui.jury import ProgramPlayer, Verdict
+    from tui.play.jury import ProgramPlayer, Verdict
 
 SETTINGS_FILE = ".setup.json"  # hidden, and not a save: the load list never shows it
 SETTINGS_BYTES = 64_000
@@ -297,8 +297,8 @@ class Services:
         """A program to play a seat in `game_class`'s protocol, registered until
         `close_program` (CommandError if the command names no program, or one the person
         has not agreed to run)."""
-        from tui.jury import program_player
-        from tui.programs import CommandError
+        from tui.play.jury import program_player
+        from tui.play.programs import CommandError
 
         if command not in self._approved:
             raise CommandError(f"the command {command!r} was not approved to run")

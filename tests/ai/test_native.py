@@ -148,7 +148,7 @@ def test_arena_move_on_native_kernels_loads_neither_typer_nor_numba(built: dict[
             real_exit(code)
         os._exit = report
         sys.argv = ['arena', 'move', 'pahtum', '--time', '0.5']
-        from tui.launch import main
+        from tui.cli import main
         main()
     """
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], input=SAMPLE_BOARD,

@@ -33,8 +33,8 @@ from rules.boxing import (
 )
 from tests.tui.test_cli import assert_user_error, leaf_counts, run, ui  # noqa: F401 - a fixture
 from tests.tui.test_contest import FakeEngine, FakeTime
-from tui import contest
-from tui.contest import EXIT_RESERVE, LATE_SHARE, MIN_SEARCH, TIME_SHARE
+from tui.play import contest
+from tui.play.contest import EXIT_RESERVE, LATE_SHARE, MIN_SEARCH, TIME_SHARE
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = Path(sys.executable).with_name("arena")  # the venv's console script

@@ -16,8 +16,9 @@ from rules.pahtum import SAMPLE_BOARD
 from rules.pousse import Pousse
 from saves.format import doc_from_game
 from saves.store import write_save
-from tui import cli, console, contest
-from tui.cli import app
+from tui import cli
+from tui.cli import app, console
+from tui.play import contest
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -290,7 +291,7 @@ class TwoToFour(Pousse):
 def test_players_follow_the_games_seat_count(ui: list[dict],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     games = {"three": Threesome, "range": TwoToFour}
-    monkeypatch.setattr(cli, "get_game", lambda name: games.get(name) or get_game(name))
+    monkeypatch.setattr(cli.common, "get_game", lambda name: games.get(name) or get_game(name))
     result = run(["play", "three"])
     assert result.exit_code == 0, result.stderr
     assert ui[-1]["players"] == [HUMAN, PlayerSpec.ai("hard"), PlayerSpec.ai("hard")]
@@ -391,7 +392,7 @@ def test_time_is_refused_when_not_a_finite_number_and_capped_when_huge(
             asked.append(seconds)
             return types.SimpleNamespace(move=game.legal_moves()[0])
 
-    monkeypatch.setattr(cli, "jit_engine", lambda name: Engine())
+    monkeypatch.setattr(console, "jit_engine", lambda name: Engine())
     for huge in ("1e308", "99999999999999999999999"):
         result = run(["move", "pahtum", "--time", huge], SAMPLE_BOARD)
         assert result.exit_code == 0 and result.stderr == "", result.stderr

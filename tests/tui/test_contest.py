@@ -26,8 +26,8 @@ import pytest
 from rules import ClockKind, Game, Protocol, RulesError, TimeControl
 from rules.pahtum import SAMPLE_BOARD, PahTum
 from rules.pousse import Pousse
-from tui import contest
-from tui.contest import (
+from tui.play import contest
+from tui.play.contest import (
     EXIT_RESERVE,
     LATE_SHARE,
     MIN_SEARCH,
@@ -407,7 +407,7 @@ import sys
 from ai.engine import get_engine
 from rules import ClockKind, Protocol, TimeControl
 from rules.pousse import Pousse
-from tui import contest
+from tui.play import contest
 
 class SessionPousse(Pousse):
     protocol = Protocol.SESSION

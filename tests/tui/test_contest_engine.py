@@ -17,7 +17,8 @@ from ai.jit import JitError
 from rules import get_game
 from rules.pahtum import SAMPLE_BOARD
 from tests.processes import eventually_none, running
-from tui import contest, launch
+from tui import cli as launch
+from tui.play import contest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,7 +95,7 @@ def test_a_cold_cache_answers_inside_the_clock_and_builds_detached(tmp_path: Pat
     env = dict(os.environ, ARENA_NATIVE="1", ARENA_CACHE_DIR=str(tmp_path / "cache"),
                PYTHONPATH=str(ROOT))
     began = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "tui.launch", "move", "pahtum", "--time",
+    done = subprocess.run([sys.executable, "-m", "tui.cli", "move", "pahtum", "--time",
                            "1"], input=SAMPLE_BOARD, capture_output=True, text=True,
                           env=env, timeout=60)
     wall = time.monotonic() - began

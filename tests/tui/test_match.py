@@ -21,8 +21,8 @@ from rules import get_game
 from saves.store import load_position, read_save
 from tests.processes import eventually_none, group_gone, group_members, running
 from tests.tui.test_cli import assert_user_error, run
-from tui import match as runner
-from tui import match_report as report
+from tui.play import match as runner
+from tui.play import match_report as report
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "programs" / "bot.py"

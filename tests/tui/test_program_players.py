@@ -20,10 +20,10 @@ from rules.outcome import Termination
 from tests.processes import group_gone
 from tui import cli
 from tui.app import ArenaApp
+from tui.play.session import Session
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
 from tui.screens.setup import SetupScreen
-from tui.session import Session
 
 SIZE = (80, 24)
 HUMAN = PlayerSpec.human()

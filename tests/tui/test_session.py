@@ -18,7 +18,7 @@ from rules import (
     TimeControl,
 )
 from rules.pahtum import EMPTY, PahTum, score
-from tui.session import Session
+from tui.play.session import Session
 
 HUMAN, AI = PlayerSpec.human(), PlayerSpec.ai("easy")
 MOVE_10 = TimeControl(ClockKind.MOVE, 10.0)

@@ -23,17 +23,17 @@ from textual.widgets import Static
 
 from rules import MoveError, PlayerSpec
 from tui.messages import EngineReady, OpenMenu, OpenReplay, StartSession
+from tui.play.session import AIRequest, ProgramRequest, Session
 from tui.screens.common import BoardScreen, fit, printable, short_path
 from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.services import Services
-from tui.session import AIRequest, ProgramRequest, Session
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.panels import EnginePanel, MovesPanel, PlayersPanel
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult, StopFlag
-    from tui.jury import ProgramPlayer, Verdict
+    from tui.play.jury import ProgramPlayer, Verdict
 
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person plays
 
@@ -424,7 +424,7 @@ class GameScreen(BoardScreen):
 
     @work(thread=True, group="program")
     def _run_program(self, request: ProgramRequest, player: ProgramPlayer) -> None:
-        from tui.jury import Cancelled
+        from tui.play.jury import Cancelled
 
         try:
             verdict = player.move(request.game, request.clock)
@@ -467,7 +467,7 @@ class GameScreen(BoardScreen):
         s = self.session
         if not s.has_program:
             return None
-        from tui.jury import can_join
+        from tui.play.jury import can_join
 
         probe = s.game.copy()
         if s.forfeited:
@@ -744,7 +744,7 @@ class GameScreen(BoardScreen):
             head = f"Game {s.game_number} of {s.match.length}: {head}"
         lines = [head, *type(self.board).describe_result(game)]
         if outcome.fault is not None:  # a program's fault: the kind and its exact output
-            from tui.jury import quote
+            from tui.play.jury import quote
 
             shown = quote(outcome.output or "")
             lines.insert(2, f"Fault: {outcome.fault}; its output: {shown}")

@@ -1,11 +1,13 @@
-"""The `arena` console script's first step: `arena move` answers without the full CLI.
+"""The `arena` command: one module per command (`play`, `move`, `perft`, `bench`,
+`prepare`, `match`) on the Typer app of `tui.cli.commands`, and this console script.
 
 A contest program is judged on its whole wall time, start-up included, and a C program
 starts in a millisecond. Typer, Click and the app's modules cost about 0.1 s to import,
-so a plain `arena move GAME [ARGS...] [--level L] [--time S]` is parsed here and played
-by `tui.contest` with nothing but the rules, numpy and the game's native kernels loaded.
-Anything else (help, another command, an option this parser does not know) goes to the
-full CLI, `tui.cli`, which says the same things about bad input.
+so `main` answers a plain `arena move GAME [ARGS...] [--level L] [--time S]` itself,
+played by `tui.play.contest` with nothing but the rules, numpy and the game's native
+kernels loaded; anything else (help, another command, an option this parser does not
+know) goes to the full CLI (`tui.cli.commands`), which says the same things about bad input.
+This module therefore imports nothing heavy.
 """
 
 from __future__ import annotations
@@ -26,11 +28,32 @@ def main() -> None:
     if args[:1] == ["move"]:
         parsed = parse_move(args[1:])
         if parsed is not None:
-            move(*parsed)
+            fast_move(*parsed)
             return
-    from tui.cli import main as full
+    from tui.cli.commands import main as full
 
     full()
+
+
+COMMANDS = ("bench", "commands", "common", "console", "match", "move", "perft", "play",
+            "prepare")
+
+
+def __getattr__(name: str) -> object:
+    """A command's module, or a name of the full CLI's (`app`, `version`, ...), loaded
+    when first asked for."""
+    from importlib import import_module
+
+    if name in COMMANDS:
+        return import_module(f"{__name__}.{name}")
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import_module(f"{__name__}.commands")  # every command registered
+    common = import_module(f"{__name__}.common")
+    try:
+        return getattr(common, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
 def parse_move(args: list[str]) -> tuple[str, list[str], str, str | None] | None:
@@ -73,15 +96,15 @@ def parse_move(args: list[str]) -> tuple[str, list[str], str, str | None] | None
     return positional[0], positional[1:], level, seconds
 
 
-def move(game: str, args: list[str], level: str, time_text: str | None) -> None:
+def fast_move(game: str, args: list[str], level: str, time_text: str | None) -> None:
     """`arena move` as `tui.cli.move` plays it, with the same one-line errors."""
-    from tui import console
+    import tui.cli.console as console
 
     console.handle_signals()
     code = 0
     try:
         from rules import RulesError, get_game
-        from tui import contest
+        from tui.play import contest
 
         try:
             cls = get_game(game)

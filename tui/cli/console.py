@@ -1,6 +1,6 @@
 """What every `arena` command shares without Typer: one-line errors, the worker thread
 that lets Ctrl-C through, signals, the exit without interpreter teardown, and the checks
-of `--level` and `--time`. The contest program's fast path (`tui.launch`) uses it alone,
+of `--level` and `--time`. The contest program's fast path (`tui.cli`) uses it alone,
 so nothing here may import Typer, Textual or Numba.
 """
 
@@ -109,7 +109,7 @@ def in_worker(work: Callable[[], T]) -> T:
 
     in_main = threading.current_thread() is threading.main_thread()
     # Only as the console script: in-process callers (tests) keep their KeyboardInterrupt.
-    previous = signal.signal(signal.SIGINT, interrupted) if in_main and console[0] else None
+    previous = signal.signal(signal.SIGINT, interrupted) if in_main and console_script[0] else None
     try:
         thread = threading.Thread(target=target, name="arena-work", daemon=True)
         thread.start()
@@ -140,7 +140,7 @@ def seconds(given: float | None) -> float | None:
     return min(given, MAX_SECONDS)
 
 
-console = [False]  # set by `main`: this process is the `arena` command itself
+console_script = [False]  # set by `main`: this process is the `arena` command itself
 # Set once a contest reply is out: the console script then skips interpreter
 # teardown (Numba's takes about half a second), which would count against the clock.
 exit_now = [False]
@@ -160,7 +160,7 @@ def terminated(signum: int, frame: Any) -> None:
 
 
 def end_programs() -> None:
-    reaper = sys.modules.get("tui.reaper")
+    reaper = sys.modules.get("tui.play.reaper")
     if reaper is not None:
         reaper.shutdown()
 
@@ -267,6 +267,6 @@ def finish(code: int) -> NoReturn:
 
 def handle_signals() -> None:
     """The console script ends cleanly on SIGTERM and SIGHUP (`terminated`)."""
-    console[0] = True
+    console_script[0] = True
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, terminated)

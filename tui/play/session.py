@@ -19,7 +19,7 @@ from rules import Clock, ClockKind, Game, MatchState, MoveError, PlayerSpec, Tim
 from rules.outcome import FORFEITS, Outcome, Termination
 
 if TYPE_CHECKING:
-    from tui.jury import Verdict
+    from tui.play.jury import Verdict
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,13 @@ moves in a game without one), the same in every pairing.
 
 `Match.run` plays the games in `jobs` threads, each game on its own clock (the
 game's contest clock times the time scale, wall clock per move): the jury
-(`tui.jury`) judges a program's answers, and a program's fault or timeout loses the
+(`tui.play.jury`) judges a program's answers, and a program's fault or timeout loses the
 game; an AI over its time loses too. Each thread has its own engine per AI player.
 Ctrl-C in the caller's thread stops everything (programs killed, searches stopped)
 and keeps the finished games. Nothing here imports Typer; Numba comes with the
 engines, made by the caller's factory.
 
-What it shows (the table, Elo, JSON, progress) is `tui.match_report`'s.
+What it shows (the table, Elo, JSON, progress) is `tui.play.match_report`'s.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from rules.outcome import FORFEITS, Outcome, Termination
 
 if TYPE_CHECKING:
     from ai.engine import Engine
-    from tui.jury import ProgramPlayer
+    from tui.play.jury import ProgramPlayer
 
 SAVE_PREFIX = "match-"
 MAX_GAMES = 100_000  # games in one match at most (the records are kept in memory)
@@ -48,7 +48,7 @@ POLL = 0.2  # seconds between progress redraws while no game ends
 
 
 class Watcher(Interface):
-    """What follows a match as it runs (`tui.match_report.Progress` draws it)."""
+    """What follows a match as it runs (`tui.play.match_report.Progress` draws it)."""
 
     def start(self, result: Result) -> None: ...
     def tick(self, result: Result) -> None: ...
@@ -381,7 +381,7 @@ class Match:
             self._wake.put(None)
 
     def _play(self, task: Task, engines: dict[int, Engine]) -> Record:
-        from tui.programs import CommandError
+        from tui.play.programs import CommandError
 
         game = task.start.copy()
         opening = len(game.history)
@@ -420,7 +420,7 @@ class Match:
         return record
 
     def _program(self, command: str) -> ProgramPlayer:
-        from tui.jury import program_player
+        from tui.play.jury import program_player
 
         player = program_player(self.cls, command)
         with self._lock:
@@ -429,7 +429,7 @@ class Match:
 
     def _program_move(self, game: Game, clock: Clock, seat: int, who: Entrant,
                       player: ProgramPlayer | None, broken: str) -> None:
-        from tui.jury import Cancelled
+        from tui.play.jury import Cancelled
 
         name = f"{game.seat_name(seat)} ({who.label})"
         if player is None:

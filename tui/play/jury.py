@@ -33,8 +33,8 @@ from typing import IO
 
 from rules import Clock, Game, MalformedReply, MoveError, Protocol
 from rules.outcome import OUTPUT_KEPT
-from tui import reaper
-from tui.programs import OUTPUT_LIMIT, Fault, Reply, kill_group, parse_command, run_once
+from tui.play import reaper
+from tui.play.programs import OUTPUT_LIMIT, Fault, Reply, kill_group, parse_command, run_once
 
 SHOWN = 120  # characters of a program's output quoted in a reason (the result keeps more)
 MAX_LINE = 64 * 1024  # a whole-game program's line is a move

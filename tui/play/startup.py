@@ -54,7 +54,7 @@ class Report:
 
 def command(game: str) -> list[str]:
     """`arena move GAME` as this installation runs it (the console script's module)."""
-    return [sys.executable, "-m", "tui.launch", "move", game]
+    return [sys.executable, "-m", "tui.cli", "move", game]
 
 
 def _input(position: Game, folder: Path) -> tuple[list[str], str]:
