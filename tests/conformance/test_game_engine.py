@@ -251,7 +251,7 @@ def test_the_strongest_level_beats_random_play_through_the_driver(game_name: str
     from rules import PlayerSpec
     from rules.match import mark_of
     from tui.play.driver import Driver
-    from tui.play.players import make_player
+    from tui.play.seats import make_player
     from tui.play.session import Session
 
     cls = get_game(game_name)

@@ -19,7 +19,8 @@ from ai.strength import start_position
 from rules import MoveError, PlayerSpec, TimeControl, game_names, get_game
 from rules.outcome import Termination
 from tui.play.driver import Driver
-from tui.play.players import Computed, Player, Verdict, make_player
+from tui.play.players import Computed, Player, Verdict
+from tui.play.seats import make_player
 from tui.play.session import Session
 
 RANDOM, GREEDY = PlayerSpec.parse("random"), PlayerSpec.parse("greedy")

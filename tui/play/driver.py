@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 from rules import Clock, Game, MoveError, PlayerSpec
 from rules.outcome import Outcome, Termination
-from tui.play.players import Player, Verdict, make_player
+from tui.play.players import Player, Verdict
+from tui.play.seats import make_player
 from tui.play.session import Session
 
 if TYPE_CHECKING:

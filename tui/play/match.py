@@ -450,7 +450,8 @@ class Match:
     def _player(self, entrant: Entrant, engines: dict[int, Engine]) -> Player:
         """The player of an entrant for one game: the AI on this thread's engine for it, a
         program started now (CommandError if it does not start), a built-in player."""
-        from tui.play.players import AIPlayer, make_player
+        from tui.play.players import AIPlayer
+        from tui.play.seats import make_player
 
         spec = entrant.spec
         if entrant.index in engines:  # the AI, or an older revision's

@@ -242,8 +242,8 @@ class GameScreen(FileActions, BoardScreen):
         self._changed(f"{mark} played {text}.")
 
     def _loses_at_once(self, move: Hashable) -> str | None:
-        """Why `move` would end the game with its player losing (a Pousse repetition,
-        Pillars' last cell...) when another move would not, or None: such a move is played
+        """Why `move` would end the game with its player losing (a repetition,
+        filling the last cell...) when another move would not, or None: such a move is played
         only once confirmed."""
         game = self.session.game
         if not game.is_legal(move):
@@ -390,7 +390,8 @@ class GameScreen(FileActions, BoardScreen):
         """The driver's player for a seat: the AI on the shared engine (the services' time
         override in tests), a program through the services (it must have been approved,
         and quitting kills it), a person or a built-in player."""
-        from tui.play.players import AIPlayer, make_player
+        from tui.play.players import AIPlayer
+        from tui.play.seats import make_player
 
         game_class = type(self.session.game)
         if spec.is_ai:
@@ -518,8 +519,8 @@ class GameScreen(FileActions, BoardScreen):
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
 
     def keys_text(self) -> str:
-        """Every key of this game's screen, the board's own first (Boxing's box sizes,
-        Pillars' joker...): what `?` lists, since the footer cannot show them all."""
+        """Every key of this game's screen, the board's own first (box sizes,
+        a joker...): what `?` lists, since the footer cannot show them all."""
         def described(bindings: list[object]) -> list[str]:
             seen: list[str] = []
             for binding in bindings:
