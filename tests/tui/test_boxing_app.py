@@ -183,15 +183,24 @@ async def test_a_whole_game_against_the_ai_from_a_nearly_full_arena() -> None:
     app = ArenaApp(clocks_running=False, ai_seconds=0.05)
     searched: list[threading.Thread] = []
     answered = threading.Event()  # the first search waits for the screen to answer a key
-    search = app.services.search
+    engine_of = app.services.engine
 
-    def watched(request, stop, on_info=None):
-        searched.append(threading.current_thread())
-        if len(searched) == 1:
-            answered.wait(10)
-        return search(request, stop, on_info)
+    class Watched:
+        """The shared engine, its searches recorded (the first one held back)."""
 
-    app.services.search = watched  # type: ignore[method-assign]
+        def __init__(self, engine) -> None:
+            self.engine = engine
+
+        def __getattr__(self, name: str):
+            return getattr(self.engine, name)
+
+        def search(self, *args, **kwargs):
+            searched.append(threading.current_thread())
+            if len(searched) == 1:
+                answered.wait(10)
+            return self.engine.search(*args, **kwargs)
+
+    app.services.engine = lambda name: Watched(engine_of(name))  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         game = nearly_full(2, 30)
         assert game.vacant == 19
@@ -199,7 +208,9 @@ async def test_a_whole_game_against_the_ai_from_a_nearly_full_arena() -> None:
         await wait_engine(app, pilot, "boxing")
         assert_turn(screen, "A", "Ann")
         await play_by_keys(pilot, screen.board, near_greedy(screen.board))
-        while not searched:  # the AI's search runs in a worker ...
+        for _ in range(1500):  # the AI's search runs in a worker ...
+            if searched:
+                break
             await pilot.pause(0.02)
         assert screen.driver.current is not None and screen.board.locked
         await pilot.press("question_mark")  # ... while the screen answers keys
