@@ -299,7 +299,11 @@ async def test_hot_seat_game_lost_by_repetition_by_keys() -> None:
         board = app.screen.board
         await play_keys(pilot, board, ["L1"] * 6)
         await walk_to(pilot, board, ("L", 1))
-        await pilot.press("space")
+        await pilot.press("space")  # the move loses at once: asked to confirm ...
+        await pilot.pause()
+        assert not isinstance(app.screen, ResultScreen)
+        assert "L1 loses at once" in app.screen._status
+        await pilot.press("space")  # ... and played the second time
         await pilot.pause()
         result = app.screen
         assert isinstance(result, ResultScreen)

@@ -190,3 +190,24 @@ def test_a_program_that_cannot_start_is_a_start_fault(tmp_path: Path) -> None:
     game = cls.new({}, 1)
     verdict = program_player(cls, str(script)).move(game, Clock.start(cls.clock, 2))
     assert verdict.fault == "start" and "did not start" in verdict.reason
+
+
+def test_a_whole_game_program_that_ended_between_its_turns_is_named_for_its_exit() -> None:
+    """Its closed output is seen before its next turn: how it ended is the fault, not
+    output out of turn (the verdict depended on how soon the jury looked)."""
+    cls = get_game("pillars")
+    game = cls.new({}, 3)
+    clock = Clock.start(TimeControl(cls.clock.kind, 10.0), 2)
+    players = [program_player(cls, bot("pillars", "exit")), program_player(cls, bot("pillars"))]
+    try:
+        for _ in range(2):  # its second answer is legal, and then it exits
+            for player in players:
+                verdict = player.move(game, clock)
+                assert verdict.ok, verdict
+                game.play(verdict.move)
+        time.sleep(0.5)  # it has long exited
+        last = players[0].move(game, clock)
+    finally:
+        for player in players:
+            player.close()
+    assert last.fault == "exit" and "exit code 3" in last.reason, last

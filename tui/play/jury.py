@@ -225,8 +225,10 @@ class SessionProgram(ProgramPlayer):
                 return started
         proc = self._running
         assert proc is not None
-        if self._buffer or _readable(proc, 0.0):  # it spoke out of turn
-            self._fill(proc, time.perf_counter() + 0.05)
+        ended = False
+        if self._buffer or _readable(proc, 0.0):  # it spoke out of turn, or has ended
+            ended = self._fill(proc, time.perf_counter() + 0.05) == b""
+        if self._buffer:
             extra = self._buffer.decode("utf-8", "replace")
             self._end(call)
             return Verdict(None, 0.0, extra, "malformed",
@@ -237,6 +239,9 @@ class SessionProgram(ProgramPlayer):
         if not self._known and not new:
             lines = ["Start"]
         began = time.perf_counter()
+        if ended:  # its output closed before its turn: how it ended is its fault
+            self._end(call)
+            return self._ended(proc, began, 0.5)
         sent = self._send(proc, lines)
         self._known.extend(new)
         verdict = sent or self._reply(call, proc, game, limit, began)
