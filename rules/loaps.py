@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import MatchPoints
 from rules.outcome import Outcome, Termination
@@ -194,7 +194,6 @@ class Loaps(Game):
     clock = TimeControl(ClockKind.GAME, CONTEST_SECONDS)
     time_controls = (TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 900.0),
                      TimeControl(ClockKind.GAME, CONTEST_SECONDS), TimeControl.none())
-    protocol = Protocol.FILE
     match_rule = MatchPoints(length=2)
     moves_estimate = 30
     summary = (
@@ -312,9 +311,6 @@ class Loaps(Game):
     @property
     def options(self) -> dict[str, Any]:
         return {}
-
-    def start_seconds_left(self) -> tuple[float, ...] | None:
-        return self.seconds_left
 
     def copy(self) -> Loaps:
         twin = _copy.copy(self)
@@ -435,14 +431,6 @@ class Loaps(Game):
     def move_text(self, move: Hashable) -> str:
         frm, to = move  # type: ignore[misc]
         return f"{square_name(frm)} {square_name(to)}"
-
-    def contest_reply(self, move: Hashable) -> str:
-        """The LOAPS program prints only its move: `<from> <to>`."""
-        self.play(move)
-        return self.move_text(move) + "\n"
-
-    def jury_move(self, output: str) -> Hashable:
-        return self.jury_line_move(output)
 
     # ----- what a board widget and the panels need -------------------------------------
     def destinations(self, sq: int) -> list[int]:

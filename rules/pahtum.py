@@ -11,7 +11,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import SumOfMargins
 from rules.outcome import Outcome, Termination
@@ -123,7 +123,6 @@ class PahTum(Game):
     clock = TimeControl(ClockKind.MOVE, 10.0)
     time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 10.0),
                      TimeControl(ClockKind.MOVE, 30.0), TimeControl(ClockKind.GAME, 300.0))
-    protocol = Protocol.STDIN
     match_rule = SumOfMargins(length=2)
     moves_estimate = 24
     summary = (

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import SumOfPoints
 from rules.outcome import Outcome, Termination
@@ -122,11 +122,9 @@ class Pillars(Game):
     clock = TimeControl(ClockKind.GAME, CONTEST_SECONDS)
     time_controls = (TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 60.0),
                      TimeControl(ClockKind.GAME, 900.0))
-    protocol = Protocol.SESSION
     match_rule = SumOfPoints(length=2)
     moves_estimate = 12
     has_joker = True
-    session_header_lines = SIZE
     summary = (
         "Red and blue fill rectangles of empty cells in turn, red first; the 10\n"
         "pillars (one per row and column) are never covered. Whoever fills the\n"
@@ -201,10 +199,6 @@ class Pillars(Game):
 
     def to_native(self) -> str:
         return self.start_native() + "".join(t + "\n" for t in self.history_text())
-
-    @classmethod
-    def from_session_header(cls, lines: Sequence[str]) -> Pillars:
-        return cls(pillars=parse_pillars(lines))
 
     @property
     def options(self) -> dict[str, Any]:
@@ -406,17 +400,6 @@ class Pillars(Game):
     def move_text(self, move: Hashable) -> str:
         t, lc, b, r, claim = move  # type: ignore[misc]
         return f"{'!' if claim else ''}{ROWS[t]}{COLS[lc]}{ROWS[b]}{COLS[r]}"
-
-    def session_move_text(self, move: Hashable) -> str:
-        return self.move_text(move)
-
-    def relayed_move_text(self, move: Hashable) -> str:
-        """The jury passes a claim on without its `!` (the seed: `!AeAj` reaches the
-        other program as `AeAj`)."""
-        return self.move_text(move).lstrip("!")
-
-    def jury_move(self, output: str) -> Hashable:
-        return self.jury_line_move(output)
 
     # ----- what a board widget and the panels need -------------------------------------
     def owner(self, cell: int) -> int | None:

@@ -10,13 +10,12 @@ loses for the mover, otherwise a majority of straights wins.
 from __future__ import annotations
 
 import copy as _copy
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from rules.base import Game, MalformedReply, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import PlainWins
 from rules.outcome import Outcome, Termination
@@ -219,7 +218,6 @@ class Pousse(Game):
     clock = TimeControl(ClockKind.MOVE, 30.0)
     time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 30.0),
                      TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 900.0))
-    protocol = Protocol.STDIN
     match_rule = PlainWins()
     moves_estimate = 40
     score_unit = "lines"  # straights
@@ -310,22 +308,6 @@ class Pousse(Game):
             raise PositionError(f"size option {excerpt(options['size'])} does not match "
                                 f"the start {excerpt(start)}")
         return game
-
-    def contest_reply(self, move: Hashable) -> str:
-        """The Pousse program prints only its move, one line."""
-        self.play(move)
-        return self.move_text(move) + "\n"
-
-    def jury_move(self, output: str) -> Hashable:
-        """One line holding a move; a side and number off this board (`L9` on 6x6) is an
-        illegal move, not a malformed line."""
-        try:
-            return self.jury_line_move(output)
-        except MalformedReply as err:
-            line = output.removesuffix("\n")
-            if re.fullmatch(r"[LRTB][1-9][0-9]{0,2}", line):  # well written, off the board
-                raise MoveError(str(err)) from None
-            raise
 
     def copy(self) -> Pousse:
         """An independent copy. Every element the containers hold is immutable, so

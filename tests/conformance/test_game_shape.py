@@ -17,6 +17,7 @@ from rules import (
     RulesError,
     Termination,
     TimeControl,
+    codec_of,
     get_game,
 )
 
@@ -32,7 +33,7 @@ def test_the_declaration_is_complete(game_name: str) -> None:
     assert isinstance(cls.clock, TimeControl) and cls.clock.limited
     controls = cls.offered_time_controls()
     assert cls.clock in controls and TimeControl.none() in controls
-    assert isinstance(cls.protocol, Protocol)
+    assert isinstance(codec_of(cls).protocol, Protocol) and codec_of(cls).game_class is cls
     assert isinstance(cls.match_rule, MatchRule) and cls.match_rule.games(low) >= 1
     for spec in cls.option_specs:
         assert spec.parse(spec.default) == spec.default

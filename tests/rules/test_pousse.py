@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from rules import MoveError, PositionError, Termination, get_game
+from rules import MoveError, PositionError, Termination, codec_of, get_game
 from rules.pousse import (
     Pousse,
     bit_masks,
@@ -316,7 +316,7 @@ def test_native_round_trip_and_start() -> None:
     start = Pousse.from_start(game.options, game.start_native())
     assert start.size == 5 and start.history == []
     reply = game.copy()
-    assert reply.contest_reply(("T", 1)) == "T1\n"
+    assert codec_of(Pousse).reply(reply, ("T", 1)) == "T1\n"
 
 
 @pytest.mark.parametrize(("text", "message"), [
