@@ -201,16 +201,13 @@ class Game(ABC):
     def to_move(self) -> int:
         """Index (0 to players - 1) of the player to move."""
 
-    def moves_made(self, player: int) -> int:
-        """The moves `player` has made in this game (a native start may count earlier ones)."""
-        return len(self.history) // self.players
-
     def moves_left_estimate(self, player: int) -> int:
         """The moves `player` is likely still to make, for sharing a game clock: the game's
         estimate less the moves made, never below half of it (a long game must not spend
-        its clock early)."""
+        its clock early). Games whose native start counts earlier moves, or whose moves
+        shrink as the board fills, estimate otherwise."""
         est = self.moves_estimate
-        return max(1, est // 2, est - self.moves_made(player))
+        return max(1, est // 2, est - len(self.history) // self.players)
 
     def panel_lines(self) -> list[str]:
         """Facts about the position the players panel shows under the players (the move
@@ -220,6 +217,17 @@ class Game(ABC):
     @abstractmethod
     def legal_moves(self) -> list[Move]:
         """Every legal move; empty once the game is over."""
+
+    @abstractmethod
+    def is_legal(self, move: Move) -> bool:
+        """Whether `move` may be played now: False once the game is over, and for anything
+        that is no move of this game. Each game tests it directly: `legal_moves` would
+        list thousands of boxes to check one."""
+
+    def why_illegal(self, move: Move) -> str:
+        """Why `move`, which is not legal here, cannot be played, in one line for a person
+        (`play`'s error); a game that can tell more than the default says it here."""
+        return f"{self.move_text(move)} is not a legal move here"
 
     def perft_moves(self, joker: bool = False) -> list[Move]:
         """The moves perft counts: every legal move, except that in a game with a joker the
@@ -300,15 +308,12 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.outcome is not None
 
-    def is_legal(self, move: Move) -> bool:
-        return not self.is_over and move in self.legal_moves()
-
     def play(self, move: Move) -> None:
-        """Play a legal move; MoveError (and nothing changed) otherwise."""
+        """Play a legal move; MoveError (and nothing changed) otherwise, saying why."""
         if self.is_over:
             raise MoveError("the game is over")
         if not self.is_legal(move):
-            raise MoveError(f"{self.move_text(move)} is not a legal move here")
+            raise MoveError(self.why_illegal(move))
         self._apply(move)
         self.history.append(move)
 

@@ -495,15 +495,10 @@ class Boxing(Game):
         tail = f", {more} more used" if more else ""
         return f"{cell_name(row, col)} is {what}{tail}"
 
-    def play(self, move: Hashable) -> None:
-        """As `Game.play`, but an illegal move's error says why it is illegal."""
-        if not self.is_over:
-            if not _well_formed(move):
-                raise MoveError(f"{excerpt(move)} is not a Boxing move: (row 0-15, column 0-31, "
-                                "size 1-16)")
-            if not self.is_legal(move):
-                raise MoveError(f"{self.move_text(move)} is not legal: {self.problem(move)}")  # type: ignore[arg-type]
-        super().play(move)
+    def why_illegal(self, move: Hashable) -> str:
+        if not _well_formed(move):
+            return f"{excerpt(move)} is not a Boxing move: (row 0-15, column 0-31, size 1-16)"
+        return f"{self.move_text(move)} is not legal: {self.problem(move)}"  # type: ignore[arg-type]
 
     def _apply(self, move: Hashable) -> None:
         self._mark(move, self.seat_marks[self.to_move], -1)

@@ -323,9 +323,6 @@ class Loaps(Game):
     def to_move(self) -> int:
         return (self.mover + len(self.history)) % 2
 
-    def moves_made(self, player: int) -> int:
-        return self.made[player]
-
     def moves_left_estimate(self, player: int) -> int:
         """At most the moves left before the 50-move draw, and a typical game's share."""
         left = MOVE_LIMIT - self.made[player]
@@ -347,11 +344,10 @@ class Loaps(Game):
         frm, to = move  # type: ignore[misc]
         return self.board[frm] == MARKS[self.to_move] and to in moves_from(self.board, frm)
 
-    def play(self, move: Hashable) -> None:
-        """As `Game.play`, but an illegal move's error says why it is illegal."""
-        if not self.is_over and _well_formed(move) and not self.is_legal(move):
-            raise MoveError(self.problem(move))  # type: ignore[arg-type]
-        super().play(move)
+    def why_illegal(self, move: Hashable) -> str:
+        if not _well_formed(move):
+            return super().why_illegal(move)
+        return self.problem(move)  # type: ignore[arg-type]
 
     def problem(self, move: LMove) -> str:
         """Why `move` is not legal here, in one line."""

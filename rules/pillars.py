@@ -285,11 +285,10 @@ class Pillars(Game):
                             f"{NAMES[tile % 2]}'s {self.move_text(self.history[tile])})")
         return None
 
-    def play(self, move: Hashable) -> None:
-        """As `Game.play`, but an illegal move's error says why it is illegal."""
-        if not self.is_over and _well_formed(move) and not self.is_legal(move):
-            raise MoveError(f"{self.move_text(move)} is not legal: {self.problem(move)}")  # type: ignore[arg-type]
-        super().play(move)
+    def why_illegal(self, move: Hashable) -> str:
+        if not _well_formed(move):
+            return super().why_illegal(move)
+        return f"{self.move_text(move)} is not legal: {self.problem(move)}"  # type: ignore[arg-type]
 
     def claim_value(self) -> int:
         """What claiming the joker with the next move would be worth."""
