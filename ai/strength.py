@@ -244,7 +244,7 @@ def run_games(game_name: str, a: Player, others: Sequence[Player], games: int, s
         tally.add(game_result(outcome, seat), scores[seat],
                   max(s for p, s in enumerate(scores) if p != seat))
         log(f"game {i + 1}: A as {game.marks[seat]}, {len(game.history)} moves, "
-            f"{seconds:.1f} s, {outcome.kind.label} ({outcome.reason}) -> {tally}")
+            f"{seconds:.1f} s, {outcome.label} ({outcome.reason}) -> {tally}")
     return tally
 
 

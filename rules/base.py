@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from rules.clock import TimeControl
 from rules.match import MatchRule, PlainWins
-from rules.outcome import FORFEITS, OUTPUT_KEPT, Outcome, Termination
+from rules.outcome import FORFEITS, OUTPUT_KEPT, Ending, Outcome, Termination
 
 Move = Hashable
 COUNT_OPTION = "players"  # a game with a range of players takes the count as this option
@@ -118,6 +118,8 @@ class Game(ABC):
     moves_estimate: ClassVar[int] = 30  # a player's moves in a typical game (game clocks)
     has_joker: ClassVar[bool] = False  # moves come in plain and claiming twins (a joker that
     # changes the score, not the board); perft counts the twins only when asked
+    endings: ClassVar[tuple[Ending, ...]]  # every way the board ends the game, in the
+    # game's own words (forfeits are shared: `forfeit`)
 
     history: list[Move] = field(default_factory=list)
     # an ending imposed from outside the board (time, fault); None while play goes on
@@ -251,7 +253,7 @@ class Game(ABC):
 
     @abstractmethod
     def natural_outcome(self) -> Outcome | None:
-        """The result the board itself gives once play is over, else None."""
+        """The result the board itself gives once play is over (one of `endings`), else None."""
 
     @property
     def outcome(self) -> Outcome | None:
@@ -264,7 +266,8 @@ class Game(ABC):
 
         Every other player wins; the points stay as the board has them. Games
         whose rules score a forfeit otherwise override `forfeit_outcome`. A
-        program's fault names its kind and keeps the program's output.
+        program's fault names its kind and keeps the program's output. A forfeit
+        reads the same in every game (`Ending.of(kind)`).
         """
         if kind not in FORFEITS:
             raise RulesError(f"{kind.value} is not a forfeit")
@@ -272,16 +275,18 @@ class Game(ABC):
             raise MoveError("the game is over")
         if not 0 <= player < self.players:
             raise RulesError(f"there is no player {player + 1}")
-        outcome = self.forfeit_outcome(player, kind, reason)
+        outcome = self.forfeit_outcome(player, Ending.of(kind), reason)
         if fault is not None or output is not None:
             outcome = replace(outcome, fault=fault,
                               output=None if output is None else output[:OUTPUT_KEPT])
         self.ended = outcome
         return self.ended
 
-    def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
+    def forfeit_outcome(self, player: int, ending: Ending, reason: str) -> Outcome:
+        """The result of `player`'s forfeit: by default the others win on the board's
+        points as they stand."""
         winners = tuple(p for p in range(self.players) if p != player)
-        return Outcome(kind, winners, tuple(self.scores()), reason, loser=player)
+        return Outcome(ending, winners, tuple(self.scores()), reason, loser=player)
 
     def resume(self) -> None:
         """Take back a forfeit (undo after a flag): play goes on from the same position."""

@@ -26,7 +26,7 @@ from typing import Any
 from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import PlainWins
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 HEIGHT, WIDTH = 16, 32
 CELLS = HEIGHT * WIDTH
@@ -39,6 +39,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, len(MARKS)
 MAX_UNUSABLE = CELLS // 2  # a user-chosen count: at most half the arena
 RANDOM_UNUSABLE = (10, 30)  # a random count: about the seed's arenas (15 and 20)
 CONTEST_SECONDS = 1.0
+# The endings: the last vacant cell filled (its filler wins), or an arena that came full.
+LAST_CELL = Ending(Termination.RULE, "last cell filled")
+CAME_FULL = Ending(Termination.RULE, "board full")
 
 BoxMove = tuple[int, int, int]  # (row, column, size), 0-based row and column
 
@@ -267,6 +270,7 @@ class Boxing(Game):
     match_rule = PlainWins(length=0)  # one game per player, each moving first once (the
     # seed's stage 1 with two)
     moves_estimate = 15
+    endings = (LAST_CELL, CAME_FULL)
     summary = (
         "2 to 8 players take turns, A first, on a 16x32 arena: a move marks one\n"
         "square box, 1x1 to 16x16, of vacant (-) cells with the mover's letter;\n"
@@ -529,20 +533,20 @@ class Boxing(Game):
         n = self.players
         winner = self.last_mover()
         if winner is None:
-            return Outcome(Termination.BOARD_FULL, (), (0,) * n,
+            return Outcome(CAME_FULL, (), (0,) * n,
                            "the arena came with no vacant cell: no move to make, no winner")
         points = tuple(self.cells[p] if p == winner else 0 for p in range(n))
         count = self.cells[winner]
-        return Outcome(Termination.LAST_CELL, (winner,), points,
+        return Outcome(LAST_CELL, (winner,), points,
                        f"{self.seat_marks[winner]} filled the last vacant cell and wins with "
                        f"{count} mark{'s' if count != 1 else ''}")
 
-    def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
+    def forfeit_outcome(self, player: int, ending: Ending, reason: str) -> Outcome:
         """Every other player wins and scores its marks on the board as it stands (as if it
         had filled the last cell); the faulting player scores 0."""
         winners = tuple(p for p in range(self.players) if p != player)
         points = tuple(0 if p == player else self.cells[p] for p in range(self.players))
-        return Outcome(kind, winners, points, reason, loser=player)
+        return Outcome(ending, winners, points, reason, loser=player)
 
     def scores(self) -> tuple[int, ...]:
         """The points once the game is over; until then each player's marks on the board
@@ -559,7 +563,7 @@ class Boxing(Game):
         out = [f"{self.seat_marks[p]} {outcome.points[p]} (its marks)" for p in outcome.winners]
         for p in range(self.players):
             if p not in outcome.winners:
-                why = outcome.kind.label if p == outcome.loser else "did not fill the last cell"
+                why = outcome.label if p == outcome.loser else "did not fill the last cell"
                 out.append(f"{self.seat_marks[p]} 0 ({why})")
         return out
 

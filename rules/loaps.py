@@ -19,7 +19,7 @@ from typing import Any
 from rules.base import Game, MoveError, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import MatchPoints
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 SIZE = 7
 CELLS = SIZE * SIZE
@@ -31,6 +31,11 @@ MOVE_LIMIT = 50  # moves per player: when both have made them, the game is drawn
 CONNECT_POINTS = 12
 CAPTURE_POINTS = 1
 CONTEST_SECONDS = 60.0
+
+# The endings: a connection (the points decide), the 50-move draw, a side that cannot move.
+CONNECTION = Ending(Termination.RULE, "connection")
+MOVE_LIMIT_DRAW = Ending(Termination.LIMIT, "move limit")
+NO_MOVES = Ending(Termination.NO_MOVES, "no legal move")
 
 START_ROWS = (".11.11.", "2.....2", "2.....2", ".......", "2.....2", "2.....2", ".11.11.")
 
@@ -195,6 +200,7 @@ class Loaps(Game):
     time_controls = (TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 900.0),
                      TimeControl(ClockKind.GAME, CONTEST_SECONDS), TimeControl.none())
     match_rule = MatchPoints(length=2)
+    endings = (CONNECTION, MOVE_LIMIT_DRAW, NO_MOVES)
     moves_estimate = 30
     summary = (
         "Red (1) and blue (2) move in turn, red first. A piece moves in a straight\n"
@@ -381,9 +387,9 @@ class Loaps(Game):
     def _connection(self, how: str) -> Outcome:
         p = (self.points[0], self.points[1])
         if p[0] == p[1]:
-            return Outcome(Termination.CONNECTION, (), p, f"{how}; {p[0]} points each: a draw")
+            return Outcome(CONNECTION, (), p, f"{how}; {p[0]} points each: a draw")
         winner = 0 if p[0] > p[1] else 1
-        return Outcome(Termination.CONNECTION, (winner,), p,
+        return Outcome(CONNECTION, (winner,), p,
                        f"{how}; {NAMES[winner]} wins on points, {max(p)} to {min(p)}")
 
     def _judge_to_move(self, stuck: int) -> Outcome | None:
@@ -391,10 +397,10 @@ class Loaps(Game):
         then no legal move. (Called from `_apply` before the history grows.)"""
         p = (self.points[0], self.points[1])
         if min(self.made) >= MOVE_LIMIT:
-            return Outcome(Termination.MOVE_LIMIT, (), p,
+            return Outcome(MOVE_LIMIT_DRAW, (), p,
                            f"both sides made {MOVE_LIMIT} moves: a draw, whatever the points")
         if not self._moves(stuck):
-            return Outcome(Termination.NO_MOVES, (1 - stuck,), p,
+            return Outcome(NO_MOVES, (1 - stuck,), p,
                            f"{NAMES[stuck]} has no legal move and loses")
         return None
 

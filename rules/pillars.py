@@ -20,7 +20,7 @@ from typing import Any
 from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import SumOfPoints
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 SIZE = 10
 CELLS = SIZE * SIZE
@@ -35,6 +35,7 @@ LOSE_POINTS = 9
 BLUE_FIRST_JOKER = 9  # Blue claiming on its first move
 CONTEST_SECONDS = 5.0
 START, QUIT = "Start", "Quit"
+LAST_CELL = Ending(Termination.RULE, "last cell filled")  # the one ending: its filler loses
 DIAGONAL = tuple(range(SIZE))  # the seed's example: Aa Bb .. Jj
 
 PMove = tuple[int, int, int, int, bool]
@@ -125,6 +126,7 @@ class Pillars(Game):
     match_rule = SumOfPoints(length=2)
     moves_estimate = 12
     has_joker = True
+    endings = (LAST_CELL,)
     summary = (
         "Red and blue fill rectangles of empty cells in turn, red first; the 10\n"
         "pillars (one per row and column) are never covered. Whoever fills the\n"
@@ -333,16 +335,16 @@ class Pillars(Game):
         points = [0, 0]
         points[winner] = WIN_POINTS + self.joker(winner)
         points[loser] = LOSE_POINTS - self.joker(loser)
-        return Outcome(Termination.LAST_CELL, (winner,), (points[0], points[1]),
+        return Outcome(LAST_CELL, (winner,), (points[0], points[1]),
                        f"{NAMES[loser]} filled the last cell and loses")
 
-    def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
+    def forfeit_outcome(self, player: int, ending: Ending, reason: str) -> Outcome:
         """The faulting side scores 0; the other 18 + its joker, or, if it never claimed,
         18 + the empty cells now / 10 (`score_lines` says how)."""
         other = 1 - player
         points = [0, 0]
         points[other] = WIN_POINTS + self._forfeit_bonus(other)
-        return Outcome(kind, (other,), (points[0], points[1]), reason, loser=player)
+        return Outcome(ending, (other,), (points[0], points[1]), reason, loser=player)
 
     def _forfeit_bonus(self, winner: int) -> int:
         claimed = self.claims[winner]
@@ -361,7 +363,7 @@ class Pillars(Game):
             how = ("its joker" if self.claims[winner] is not None
                    else f"{self.empty} empty cells / 10, no joker claimed")
             return [f"{NAMES[winner]} 18 + {bonus} ({how}) = {outcome.points[winner]}",
-                    f"{NAMES[loser]} 0 ({outcome.kind.label})"]
+                    f"{NAMES[loser]} 0 ({outcome.label})"]
         out = []
         for player, base, sign in ((winner, WIN_POINTS, "+"), (loser, LOSE_POINTS, "-")):
             j = self.joker(player)

@@ -20,6 +20,7 @@ from rules import (
     codec_of,
     get_game,
 )
+from rules.outcome import FORFEITS, LABEL_LENGTH
 
 
 def test_the_declaration_is_complete(game_name: str) -> None:
@@ -141,14 +142,18 @@ def test_a_forfeit_ends_the_game_and_resume_takes_it_back(game_name: str) -> Non
     game.resume()
     assert not game.is_over and game.key() == key and game.legal_moves()
     with pytest.raises(RulesError):
-        game.forfeit(mover, Termination.BOARD_FULL, "not a forfeit")
+        game.forfeit(mover, Termination.RULE, "not a forfeit")
 
 
-def test_finished_games_end_by_a_declared_kind(game_name: str) -> None:
+def test_finished_games_end_by_a_declared_ending(game_name: str) -> None:
+    cls = get_game(game_name)
+    assert cls.endings and len(set(cls.endings)) == len(cls.endings)
+    assert all(e.kind not in FORFEITS and 0 < len(e.label) <= LABEL_LENGTH
+               for e in cls.endings)
     rng = random.Random(5)
-    kinds = set()
+    endings = set()
     for seed in range(20):
         game = play_out(new_game(game_name, seed), rng)
-        assert game.outcome is not None
-        kinds.add(game.outcome.kind)
-    assert kinds and not kinds & {Termination.TIME, Termination.FAULT}
+        assert game.outcome is not None and game.outcome.ending in cls.endings
+        endings.add(game.outcome.ending)
+    assert endings

@@ -12,9 +12,11 @@ import pytest
 
 from rules import MoveError, PlainWins, PositionError, Protocol, RulesError, Termination
 from rules.boxing import (
+    CAME_FULL,
     CELLS,
     EMPTY_ARENA,
     HEIGHT,
+    LAST_CELL,
     MARKS,
     MAX_UNUSABLE,
     NATIVE_BYTES,
@@ -275,7 +277,7 @@ def test_whoever_fills_the_last_cell_wins_and_scores_its_marks(players: int) -> 
     winner = len(moves[:-1]) % players
     game.play_text(moves[-1])
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.LAST_CELL
+    assert outcome is not None and outcome.ending == LAST_CELL
     marks = [0] * players
     for i, text in enumerate(moves):
         marks[i % players] += game.parse_move(text)[2] ** 2
@@ -306,7 +308,7 @@ def test_an_arena_that_comes_full_has_no_winner() -> None:
     full = "".join(("AB" * 16 if r % 2 else "o" * WIDTH) + "\n" for r in range(HEIGHT))
     game = Boxing.from_native(full)
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.BOARD_FULL
+    assert outcome is not None and outcome.ending == CAME_FULL
     assert outcome.winners == () and outcome.points == (0, 0) and game.legal_moves() == []
     assert game.largest_box() == 0 and game.to_native() == full
 
@@ -537,7 +539,7 @@ def test_undo_copy_and_key_stay_consistent() -> None:
             natives.append(game.to_native())
             assert game.key() == game.to_native().replace("\n", "")
             assert sum(game.cells) + game.vacant + game.start.count("o") == CELLS
-        assert game.outcome is not None and game.outcome.kind is Termination.LAST_CELL
+        assert game.outcome is not None and game.outcome.ending == LAST_CELL
         while game.history:
             game.undo()
             keys.pop()

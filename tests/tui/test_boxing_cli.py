@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from rules import PlayerSpec, Termination
+from rules import PlayerSpec
 from rules.boxing import (
     CELLS,
     HEIGHT,
+    LAST_CELL,
     NATIVE_BYTES,
     SAMPLE_ARENA,
     VACANT,
@@ -219,7 +220,7 @@ def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, see
     start = len(game.history)
     moves, seconds = pipe_game(game)
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.LAST_CELL
+    assert outcome is not None and outcome.ending == LAST_CELL
     winner = (start + len(moves) - 1 + game.first) % players
     assert outcome.winners == (winner,)
     assert outcome.points[winner] == game.to_native().count(game.marks[winner])

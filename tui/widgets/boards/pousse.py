@@ -23,8 +23,8 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
 
-from rules import Game, Termination
-from rules.pousse import EMPTY, PMove, Pousse, PushPreview, line_cells
+from rules import Game
+from rules.pousse import EMPTY, REPETITION, STRAIGHTS, PMove, Pousse, PushPreview, line_cells
 from tui.widgets.boards.grid import GridBoard
 
 CW_RANGE = range(9, 1, -1)  # cell widths tried, widest first; 2 fits N=20 in 46 columns
@@ -35,8 +35,8 @@ ARROWS = {"L": "→", "R": "←", "T": "↓", "B": "↑"}
 WORDS = {"L": "right", "R": "left", "T": "down", "B": "up"}
 OPPOSITE = {"T": "B", "B": "T", "L": "R", "R": "L"}
 RULES = {
-    Termination.REPETITION: "repeating a position loses for the mover",
-    Termination.STRAIGHTS: "more straights wins",
+    REPETITION: "repeating a position loses for the mover",
+    STRAIGHTS: "more straights wins",
 }
 
 
@@ -356,8 +356,8 @@ class PousseBoard(GridBoard):
         outcome = game.outcome
         if not isinstance(game, Pousse) or outcome is None:
             return lines
-        if outcome.kind in RULES:
-            lines.append("Rule: " + RULES[outcome.kind])
+        if outcome.ending in RULES:
+            lines.append("Rule: " + RULES[outcome.ending])
         found = game.straight_lines()
         for mark in game.marks:
             mine = [f"{'row' if kind == 'row' else 'column'} {index + 1}"
