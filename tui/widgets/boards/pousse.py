@@ -23,7 +23,6 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
 
-from rules import Game
 from rules.pousse import EMPTY, REPETITION, STRAIGHTS, PMove, Pousse, PushPreview, line_cells
 from tui.widgets.boards.grid import GridBoard
 
@@ -154,7 +153,7 @@ def preview_line(game: Pousse, p: PushPreview) -> str:
     return head + ", ".join(parts)
 
 
-class PousseBoard(GridBoard):
+class PousseBoard(GridBoard[Pousse]):
     """The board widget for Pousse: pick an insertion point on the frame (the cursor)."""
 
     BINDINGS = [Binding("enter,space", "play", "Insert", show=False)]
@@ -170,7 +169,7 @@ class PousseBoard(GridBoard):
         return self._n() + 3  # a row per board row, the T and B rows, the info line
 
     def _n(self) -> int:
-        return self.game.size if isinstance(self.game, Pousse) else 4
+        return self.game.size if self.game is not None else 4
 
     # ----- size --------------------------------------------------------------------
     def get_content_width(self, container: Size, viewport: Size) -> int:
@@ -195,7 +194,7 @@ class PousseBoard(GridBoard):
 
     def preview(self) -> PushPreview | None:
         target = self.target()
-        if target is None or not isinstance(self.game, Pousse):
+        if target is None or self.game is None:
             return None
         return self.game.preview(target)
 
@@ -206,7 +205,7 @@ class PousseBoard(GridBoard):
     def info_text(self) -> Text:
         """The line under the board: the preview's verdict, or how the game ended."""
         game = self.game
-        if not isinstance(game, Pousse):
+        if game is None:
             return Text()
         if game.outcome is not None:
             return Text(game.outcome.reason, style="bold")
@@ -230,7 +229,7 @@ class PousseBoard(GridBoard):
     # ----- drawing -----------------------------------------------------------------
     def render(self) -> Text:
         game = self.game
-        if not isinstance(game, Pousse):
+        if game is None:
             return Text()
         g = self.geometry()
         self.note(None if g.info else self.info_text())
@@ -350,11 +349,11 @@ class PousseBoard(GridBoard):
 
     # ----- the end screen ----------------------------------------------------------------
     @classmethod
-    def describe_result(cls, game: Game) -> list[str]:
+    def describe_result(cls, game: Pousse) -> list[str]:
         """The reason, the rule that decided (none for a forfeit), each side's straights."""
         lines = super().describe_result(game)
         outcome = game.outcome
-        if not isinstance(game, Pousse) or outcome is None:
+        if outcome is None:
             return lines
         if outcome.ending in RULES:
             lines.append("Rule: " + RULES[outcome.ending])
