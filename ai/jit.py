@@ -45,8 +45,11 @@ class JitError(RuntimeError):
 
 def package_of(module: str) -> str:
     """The package a kernel module belongs to: `ai.pahtum` for `ai.pahtum.kernels`, the
-    module itself for a shared one."""
+    module itself for a shared one (`ai.bits`), and for a package outside `ai` (an older
+    revision's engine, loaded under a name of its own) its top level."""
     parts = module.split(".")
+    if parts[0] != "ai":
+        return parts[0]
     return ".".join(parts[:2]) if len(parts) > 2 else module
 
 
@@ -231,8 +234,7 @@ def realize(package: str) -> None:
         wanted = {package, *SHARED}
         _load_numba()  # (a module imported after its package was made real: same again)
         modules = [m for name, m in list(sys.modules.items())
-                   if m is not None and package_of(name) in wanted
-                   and name.startswith("ai.")]
+                   if m is not None and package_of(name) in wanted]
         order = sorted((lazy for lazy in _lazies if package_of(lazy.module) in wanted),
                        key=lambda lazy: isinstance(lazy, Kernel))  # overloads first
         for lazy in order:

@@ -220,7 +220,11 @@ class ArenaApp(App):
 
     # ----- the command palette ------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            # Textual's keys panel squeezes the side panels off the board at 80 columns;
+            # `?` (Rules, below) lists every key of the game instead
+            if command.title != "Keys":
+                yield command
         for binding in getattr(screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description:
                 action = binding.action

@@ -30,7 +30,7 @@ from tui.play.session import AIRequest, Session
 if TYPE_CHECKING:
     from textual.message import Message
 
-    from ai.engine import InfoCallback, SearchResult, StopFlag
+    from ai.engine import Engine, InfoCallback, SearchResult, StopFlag
     from rules import Game
     from saves.format import SaveDoc
     from tui.play.jury import ProgramPlayer, Verdict
@@ -140,7 +140,7 @@ class Services:
         self._builds: set[Any] = set()  # their build processes (killed on quit)
         self.writer = Writer()
         self._setup: dict[str, dict[str, Any]] | None = None  # game -> field id -> value
-        self._autosaved: object | None = None  # the token of the session autosaved last
+        self._autosaved: dict[str, object] = {}  # game -> the session its autosave holds
 
     # ----- the engines ---------------------------------------------------------------------
     def engine_ready(self, game_name: str) -> bool:
@@ -308,6 +308,17 @@ class Services:
             self._programs.add(player)
         return player
 
+    def forget_program(self, player: object) -> None:
+        """A player the driver has closed (a program no longer needs ending on quit)."""
+        with self._stops_lock:
+            self._programs.discard(player)  # type: ignore[arg-type]
+
+    def engine(self, game_name: str) -> Engine:
+        """The game's shared engine (call it from a worker thread: it loads the kernels)."""
+        from ai.engine import get_engine
+
+        return get_engine(game_name)
+
     def close_program(self, player: ProgramPlayer, kill: bool = True) -> None:
         """End a program for good: killed at once (`kill`), or told the game is over."""
         with self._stops_lock:
@@ -418,8 +429,7 @@ class Services:
         path = path_in(self.saves_folder(), name, SUFFIX)
         write_save(path, self._doc(session))
         session.mark_saved()
-        if self._autosaved is session.token:  # the autosave holds this game: now saved
-            self.clear_autosave()
+        self._clear_own_autosave(session)  # the game is in a named save now
         return path
 
     @staticmethod
@@ -467,14 +477,15 @@ class Services:
         seated = [by_mark[match.mark_of(p)] for p in range(n)]
         return Session(game, seated, match=match, clock=doc.clock, now=self.now)
 
-    # ----- the autosave ----------------------------------------------------------------------
+    # ----- the autosaves: each game's unfinished game --------------------------------------
     def autosave(self, session: Session) -> None:
-        """After a change: keep `session` for Resume while it is in progress and in no named
-        save; drop the autosave once the game is over. A game just loaded or saved by name
-        leaves the autosave as it is (it may hold the game before it). The document is
-        made here (a snapshot); the writer thread puts it on disk."""
+        """After a change: keep `session` for Resume (its game's slot) while it is in
+        progress and in no named save; drop that autosave once the game is over, if it
+        holds this game. A game just loaded or saved by name leaves the autosaves as they
+        are (one may hold the game before it). The document is made here (a snapshot); the
+        writer thread puts it on disk."""
         if not session.in_progress:
-            self.clear_autosave()
+            self._clear_own_autosave(session)
             return
         if not session.unsaved:
             return
@@ -485,41 +496,61 @@ class Services:
         except Exception as err:  # noqa: BLE001 - reported on the screen, the game goes on
             self.writer.error = str(err)
             return
-        self._autosaved = session.token
+        self._autosaved[session.game.name] = session.token
         self.writer.submit(lambda: write_autosave(folder, doc))
 
-    def clear_autosave(self) -> None:
+    def _clear_own_autosave(self, session: Session) -> None:
+        """Remove the game's autosave if it holds `session` (another game's stays)."""
+        name = session.game.name
+        if self._autosaved.get(name) is session.token:
+            self.clear_autosave(name)
+
+    def clear_autosave(self, game_name: str | None = None) -> None:
+        """Remove `game_name`'s autosave (None: every game's)."""
         from saves.store import clear_autosave
 
-        self._autosaved = None
+        if game_name is None:
+            self._autosaved.clear()
+        else:
+            self._autosaved.pop(game_name, None)
         try:
             folder = self.saves_folder()
         except OSError as err:
             self.writer.error = str(err)
             return
-        self.writer.submit(lambda: clear_autosave(folder))
+        self.writer.submit(lambda: clear_autosave(folder, game_name))
 
-    def describe_autosave(self) -> str | None:
-        """The menu's line for the game to resume, or None if there is none."""
-        from saves.store import describe_autosave
+    def describe_autosaves(self) -> list[tuple[str, str]]:
+        """(game, the menu's line) for each game with an unfinished game to resume, the
+        most recently played first."""
+        from saves.store import autosaves
 
         self.writer.flush()
         try:
-            return describe_autosave(self.saves_folder())
+            return autosaves(self.saves_folder())
         except Exception:  # noqa: BLE001 - no Resume entry rather than no menu
-            return None
+            return []
 
-    def resume_session(self) -> Session | None:
-        """The autosaved game, as a session in no named save; None if there is none (a
-        damaged one is set aside by the store)."""
+    def describe_autosave(self, game_name: str | None = None) -> str | None:
+        """The menu's line for `game_name`'s game to resume (None: the most recent)."""
+        for name, line in self.describe_autosaves():
+            if game_name is None or name == game_name:
+                return line
+        return None
+
+    def resume_session(self, game_name: str | None = None) -> Session | None:
+        """`game_name`'s autosaved game (None: the most recent), as a session in no named
+        save; None if there is none (a damaged one is set aside by the store). It holds
+        the slot: its moves replace the autosave it came from."""
         from saves.store import read_autosave
 
         self.writer.flush()
-        found = read_autosave(self.saves_folder())
+        found = read_autosave(self.saves_folder(), game_name)
         if found is None:
             return None
         session = self.session_from_doc(*found)
         session.mark_unsaved()
+        self._autosaved[session.game.name] = session.token
         return session
 
     def take_write_error(self) -> str | None:

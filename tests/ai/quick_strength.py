@@ -20,8 +20,9 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 
 from ai import quick
-from ai.strength import greedy_player, parse_opts, random_player, run_games
+from ai.strength import greedy_player, random_player, start_position
 from rules import Game, get_game
+from rules.match import mark_of
 
 OPPONENTS = {"random": random_player, "greedy": greedy_player}
 
@@ -42,6 +43,35 @@ def quick_player(name: str, seconds: float, rng: random.Random, slowest: list[fl
     return play
 
 
+def play_games(cls: type[Game], a: Callable[[Game], Hashable],
+               others: list[Callable[[Game], Hashable]], games: int, seed: int,
+               options: dict, log: Callable[[str], None]) -> tuple[int, int, int, list[int]]:
+    """A's wins, losses and draws over `games` seeded games, each start played from each
+    of A's seats (rules only: nothing compiles), and the games' lengths. A game's winner
+    is its outcome's; Pah-Tum counts its margin."""
+    n = 1 + len(others)
+    wins = losses = draws = 0
+    lengths: list[int] = []
+    for i in range(games):
+        game = start_position(cls, options, seed + i // n)
+        seat = mark_of(0, i, n)
+        seats = [*others]
+        seats.insert(seat, a)
+        while not game.is_over:
+            game.play(seats[game.to_move](game))
+        outcome = game.outcome
+        assert outcome is not None
+        lengths.append(len(game.history))
+        if outcome.is_draw:
+            draws += 1
+        elif outcome.won(seat):
+            wins += 1
+        else:
+            losses += 1
+        log(f"game {i + 1}: A as {game.marks[seat]}: {outcome.reason}")
+    return wins, losses, draws, lengths
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.ai.quick_strength",
                                      description=__doc__.split("\n")[0])
@@ -56,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     args = parser.parse_args(argv)
     cls = get_game(args.game)
-    options = parse_opts(cls, args.opt)
+    options = cls.parse_options(dict(item.split("=", 1) for item in args.opt))
     names = list(OPPONENTS) if args.opponent == "both" else [args.opponent]
     for name in names:
         rng = random.Random(args.seed)
@@ -65,12 +95,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         seats = cls.new(options, seed=args.seed).players
         others = [OPPONENTS[name](cls.name, rng) for _ in range(seats - 1)]
         began = time.perf_counter()
-        tally = run_games(cls.name, a, others, args.games, args.seed, options,
-                          log=(lambda line: None) if args.quiet else print)
-        rate = 100 * tally.wins / max(1, tally.played)
+        wins, losses, draws, lengths = play_games(
+            cls, a, others, args.games, args.seed, options,
+            (lambda line: None) if args.quiet else print)
+        played = wins + losses + draws
+        rate = 100 * wins / max(1, played)
         print(f"{cls.name}: quick ({args.seconds:g} s a move{', fresh' if args.fresh else ''}) "
-              f"vs {name}: {tally.wins} won of {tally.played} ({rate:.0f}%), {tally.losses} "
-              f"lost, {tally.draws} drawn; {tally.lengths()}; slowest move "
+              f"vs {name}: {wins} won of {played} ({rate:.0f}%), {losses} lost, {draws} "
+              f"drawn; mean {sum(lengths) / max(1, len(lengths)):.1f} moves; slowest move "
               f"{slowest[0]:.3f} s; {time.perf_counter() - began:.0f} s", flush=True)
 
 

@@ -13,14 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import seeded_cache
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """A cache folder holding Pah-Tum's native module (built by `python -m ai.native`,
-    as `arena prepare` does) and the environment that uses it."""
-    cache = tmp_path_factory.mktemp("native-cache")
+    as `arena prepare` does, from the JIT kernels of the run's cache) and the environment
+    that uses it."""
+    cache = seeded_cache(tmp_path_factory.mktemp("native-cache"))
     env = dict(os.environ, ARENA_CACHE_DIR=str(cache), ARENA_NATIVE="1", PYTHONPATH=str(ROOT))
     env.pop("NUMBA_CACHE_DIR", None)
     done = subprocess.run([sys.executable, "-m", "ai.native", "pahtum"], env=env, cwd=ROOT,

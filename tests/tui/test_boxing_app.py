@@ -201,7 +201,7 @@ async def test_a_whole_game_against_the_ai_from_a_nearly_full_arena() -> None:
         await play_by_keys(pilot, screen.board, near_greedy(screen.board))
         while not searched:  # the AI's search runs in a worker ...
             await pilot.pause(0.02)
-        assert screen._thinking is not None and screen.board.locked
+        assert screen.driver.current is not None and screen.board.locked
         await pilot.press("question_mark")  # ... while the screen answers keys
         await pilot.pause()
         assert isinstance(app.screen, RulesDialog)

@@ -211,9 +211,10 @@ def two_boxes(cells: set[tuple[int, int]], count: int = 2) -> bool:
 
 # ----- whole games through pipes ----------------------------------------------------------
 
-@pytest.mark.parametrize(("players", "seed", "rows", "cols"), [(2, 5, 4, 7), (3, 2, 4, 6)])
-def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, seed: int,
-                                               rows: int, cols: int) -> None:
+def whole_game(players: int, seed: int, rows: int, cols: int) -> tuple[list[BoxMove],
+                                                                        list[float], str]:
+    """A game near its end played to its last cell by `arena move` processes through
+    pipes, checked by the rules: (the moves, each process's wall time, the winner's mark)."""
     game = near_end(players, seed, rows, cols)
     assert set(game.marks) == set("ABC"[:players]) and game.vacant >= rows * cols - 6
     assert set(Boxing.from_native(game.to_native()).marks) == set(game.marks)
@@ -224,6 +225,20 @@ def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, see
     winner = (start + len(moves) - 1 + game.first) % players
     assert outcome.winners == (winner,)
     assert outcome.points[winner] == game.to_native().count(game.marks[winner])
+    return moves, seconds, game.marks[winner]
+
+
+def test_a_game_to_its_last_cell_through_pipes(compiled: None) -> None:
+    """Three players, the fewest moves; two play the seed's pipeline above, and both games
+    are timed below (slow)."""
+    whole_game(3, 2, 4, 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "seed", "rows", "cols"), [(2, 5, 4, 7), (3, 2, 4, 6)])
+def test_every_move_of_a_whole_game_keeps_to_the_contest_second(
+        compiled: None, players: int, seed: int, rows: int, cols: int) -> None:
+    moves, seconds, winner = whole_game(players, seed, rows, cols)
     sizes = sorted(k for _, _, k in moves)
     # Wall time of each process, start-up and exit included, as the seed's referee counts.
     # After the first run (which may load what the warm-up left), the median must keep to
@@ -236,7 +251,7 @@ def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, see
     load = os.getloadavg()[0]
     loaded = load > (os.cpu_count() or 1)
     print(f"\n{players} players from {sum(k * k for k in sizes)} vacant cells: "
-          f"{len(moves)} moves, boxes {sizes}, {game.marks[winner]} wins; arena move boxing "
+          f"{len(moves)} moves, boxes {sizes}, {winner} wins; arena move boxing "
           f"median {median:.3f} s, max {worst:.3f} s, "
           f"{sum(t >= CONTEST_SECONDS for t in timed)} of {len(timed)} at 1 s or more "
           f"(load {load:.1f}); all {[round(s, 2) for s in seconds]}")

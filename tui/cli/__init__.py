@@ -30,13 +30,18 @@ def main() -> None:
         if parsed is not None:
             fast_move(*parsed)
             return
-    from tui.cli.commands import main as full
-
+    try:
+        from tui.cli.commands import main as full
+    except ImportError as err:  # Typer outside the tested range: one line, no traceback
+        if type(err).__name__ != "TyperVersionError":
+            raise
+        sys.stderr.write(f"arena: error: {err}\n")
+        raise SystemExit(1) from None
     full()
 
 
 COMMANDS = ("bench", "commands", "common", "console", "match", "move", "perft", "play",
-            "prepare")
+            "prepare", "typer_private")
 
 
 def __getattr__(name: str) -> object:

@@ -18,8 +18,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from typer import _click as click  # the click Typer bundles (its exception types)
-from typer.core import TyperGroup
 
 from rules import LEVELS, PlayerSpec, RulesError, game_names, get_game
 from rules.base import COUNT_OPTION
@@ -30,6 +28,7 @@ from tui.cli.console import (
     one_line,
     quiet_stdout,
 )
+from tui.cli.typer_private import TyperGroup, click
 from tui.play import contest
 
 if TYPE_CHECKING:

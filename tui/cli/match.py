@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import tui.cli.console as console
-from rules import LEVELS, PlayerSpec, RulesError
+from rules import LEVELS, PlayerSpec, RulesError, TimeControl
 from rules.base import COUNT_OPTION
 from tui.cli.common import (
     GAME_HELP,
@@ -58,9 +58,17 @@ def _match_players(cls: type[Game], given: list[str], options: dict[str, Any]
         try:
             spec = PlayerSpec.parse(text)
             if spec.is_human:
-                raise RulesError("a match has no people: use ai:LEVEL or prog:COMMAND")
+                raise RulesError("a match has no people: use ai:LEVEL, prog:COMMAND, random, "
+                                 "greedy or rev:REV:LEVEL")
             if spec.command is not None:
                 parse_command(spec.command)
+            if spec.revision is not None:
+                from ai import revision
+
+                try:
+                    revision.resolve(spec.revision)
+                except revision.RevisionError as err:
+                    raise RulesError(str(err)) from None
         except (RulesError, CommandError) as err:
             raise RulesError(f"player {i}: {err}") from None
         players.append(spec)
@@ -73,9 +81,11 @@ def match(
     players: Annotated[
         list[str],
         typer.Argument(metavar="PLAYER",
-                       help=f"ai:LEVEL ({', '.join(LEVELS)}) or 'prog:COMMAND' (a contest "
-                       "program's command line, quoted); more than two make a round robin "
-                       "(a game for more than two seats them all in every game)"),
+                       help=f"ai:LEVEL ({', '.join(LEVELS)}), ai:LEVEL@SECONDS (its own "
+                       "time a move), 'prog:COMMAND' (a contest program's command line, "
+                       "quoted), random, greedy, or rev:REV:LEVEL (the engine of an older "
+                       "git revision); more than two make a round robin (a game for more "
+                       "than two seats them all in every game)"),
     ],
     games: Annotated[
         int,
@@ -96,6 +106,12 @@ def match(
         typer.Option("--time-scale", metavar="F",
                      help="the game's contest clock times F (e.g. 0.1 for fast games)"),
     ] = 1.0,
+    clock: Annotated[
+        str | None,
+        typer.Option(metavar="CLOCK", help="none, move:SECONDS or game:SECONDS instead of the "
+                     "contest's clock (none: each AI takes its level's time, as a strength "
+                     "run does)"),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option("--out", metavar="DIR",
@@ -125,7 +141,10 @@ def match(
             raise RulesError(f"--jobs must be 1 or more, not {jobs}")
         if not 0 < time_scale < math.inf:
             raise RulesError(f"--time-scale must be a number above 0, not {time_scale}")
-        control = runner.scaled_clock(cls, time_scale)
+        if clock is not None and time_scale != 1.0:
+            raise RulesError("give --clock or --time-scale, not both")
+        control = (runner.scaled_clock(cls, time_scale) if clock is None
+                   else TimeControl.parse(clock))
         chosen = seed
         if seed is None:
             seed = int.from_bytes(os.urandom(4), "big") >> 1
@@ -138,8 +157,12 @@ def match(
             _say(f"seed {seed} (--seed {seed} plays the same starts)")
         if per != games:
             _say(f"-n {games} rounded up to {per}: each start is played from every seat")
-        if any(spec.is_ai for spec in specs):
-            in_worker(console.jit_engine(cls.name).warm_up)  # compile or load before any clock runs
+        if any(spec.is_ai for spec in specs):  # compile or load before any clock runs
+            in_worker(console.jit_engine(cls.name).warm_up)
+        for rev in dict.fromkeys(p.revision for p in specs if p.revision is not None):
+            from ai import revision
+
+            in_worker(revision.new_engine(rev, cls.name, tt_bits=10).warm_up)
         from ai.engine import new_engine
 
         progress = report.Progress(sys.stderr, _is_tty(sys.stderr), _columns())
