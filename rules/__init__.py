@@ -1,24 +1,18 @@
 """The games and the one list that names them: everything else finds a game by name.
 
 A game `NAME` is the module `rules.NAME`, whose `GAME` is its `Game` class; its
-engine adapter is `ai.NAME`, its board `tui.widgets.boards.NAME`. Adding a game
-means writing those files and adding its name to `GAMES`.
+contest format `rules.codecs.NAME` (`codec_of`), its engine adapter `ai.NAME`, its
+board `tui.widgets.boards.NAME`. Adding a game means writing those files and adding
+its name to `GAMES` (docs/adding-a-game.md).
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 
-from rules.base import (
-    Game,
-    MalformedReply,
-    MoveError,
-    OptionSpec,
-    PositionError,
-    Protocol,
-    RulesError,
-)
+from rules.base import Game, MoveError, OptionSpec, PositionError, RulesError
 from rules.clock import Clock, ClockKind, TimeControl
+from rules.codecs import Codec, MalformedReply, Protocol, codec_of
 from rules.match import MatchPoints, MatchRule, MatchState, PlainWins, SumOfMargins, SumOfPoints
 from rules.outcome import Outcome, Termination
 from rules.players import DEFAULT_LEVEL, LEVELS, PlayerError, PlayerSpec
@@ -47,9 +41,9 @@ def get_game(name: str) -> type[Game]:
 
 
 __all__ = [
-    "DEFAULT_LEVEL", "GAMES", "LEVELS", "Clock", "ClockKind", "Game", "MatchPoints", "MatchRule",
-    "MalformedReply", "MatchState", "MoveError", "OptionSpec", "Outcome", "PlainWins",
-    "PlayerError", "PlayerSpec",
-    "PositionError", "Protocol", "RulesError", "SumOfMargins", "SumOfPoints", "Termination",
-    "TimeControl", "canonical_name", "game_names", "get_game",
+    "DEFAULT_LEVEL", "GAMES", "LEVELS", "Clock", "ClockKind", "Codec", "Game", "MatchPoints",
+    "MatchRule", "MalformedReply", "MatchState", "MoveError", "OptionSpec", "Outcome",
+    "PlainWins", "PlayerError", "PlayerSpec", "PositionError", "Protocol", "RulesError",
+    "SumOfMargins", "SumOfPoints", "Termination", "TimeControl", "canonical_name", "codec_of",
+    "game_names", "get_game",
 ]

@@ -14,13 +14,12 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from random import Random
 from typing import Any, ClassVar
 
 from rules.clock import TimeControl
 from rules.match import MatchRule, PlainWins
-from rules.outcome import FORFEITS, OUTPUT_KEPT, Outcome, Termination
+from rules.outcome import FORFEITS, OUTPUT_KEPT, Ending, Outcome, Termination
 
 Move = Hashable
 COUNT_OPTION = "players"  # a game with a range of players takes the count as this option
@@ -36,19 +35,6 @@ class MoveError(RulesError):
 
 class PositionError(RulesError):
     """A native position or option set that is malformed or impossible."""
-
-
-class MalformedReply(RulesError):
-    """A contest program's answer that is no move at all (the jury's "malformed" fault);
-    an answer that is a move but not a legal one raises MoveError."""
-
-
-class Protocol(StrEnum):
-    """How the game's contest program talked to its jury (`arena move` speaks it)."""
-
-    STDIN = "stdin"  # one process per move: the position on stdin, the reply on stdout
-    FILE = "file"  # one process per move: the position file's path as the argument
-    SESSION = "session"  # one process for the whole game: lines both ways
 
 
 @dataclass(frozen=True)
@@ -89,35 +75,6 @@ class OptionSpec:
         return value
 
 
-def exact_text(text: str) -> None:
-    """MalformedReply if a program's line or position has a carriage return (a CRLF line
-    end) or a tab: the contests' formats end lines with a newline alone."""
-    if "\r" in text:
-        raise MalformedReply("a carriage return in the output (a CRLF line end?): lines "
-                             "end with a newline alone")
-    if "\t" in text:
-        raise MalformedReply("a tab in the output: the format has none")
-
-
-def inexact(got: str, wanted: str) -> str:
-    """How a program's text differs from the exact text it stands for, in a few words."""
-    if got.lower() == wanted.lower():
-        return "letter case differs"
-    if got.strip() == wanted.strip() or got.rstrip("\n") == wanted.rstrip("\n"):
-        if not got.endswith("\n") and wanted.endswith("\n"):
-            return "the last line has no newline"
-        return "spaces or blank lines around it"
-    if " ".join(got.split()) == " ".join(wanted.split()):
-        return "spaces differ"
-    if got.replace(" ", "") != got and got.replace(" ", "") == wanted.replace(" ", ""):
-        return "spaces differ"
-    for i, (a, b) in enumerate(zip(got, wanted, strict=False)):
-        if a != b:
-            line = got.count("\n", 0, i) + 1
-            return f"line {line}: {excerpt(a)} where the contest writes {excerpt(b)}"
-    return f"{len(got)} characters where the contest writes {len(wanted)}"
-
-
 def excerpt(value: Any, limit: int = 30) -> str:
     """`value` quoted (repr) and cut to `limit` characters with "...": an error message
     shows what was wrong without echoing a whole bad input. repr escapes anything
@@ -156,12 +113,13 @@ class Game(ABC):
     clock: ClassVar[TimeControl]  # the contest's time control
     time_controls: ClassVar[tuple[TimeControl, ...]] = ()  # offered to people; the first is
     # the default (the contest's control and "no clock" are always offered as well)
-    protocol: ClassVar[Protocol] = Protocol.STDIN
     match_rule: ClassVar[MatchRule] = PlainWins()
     score_unit: ClassVar[str] = "pts"  # what `scores()` counts, as the side panel labels it
     moves_estimate: ClassVar[int] = 30  # a player's moves in a typical game (game clocks)
     has_joker: ClassVar[bool] = False  # moves come in plain and claiming twins (a joker that
     # changes the score, not the board); perft counts the twins only when asked
+    endings: ClassVar[tuple[Ending, ...]]  # every way the board ends the game, in the
+    # game's own words (forfeits are shared: `forfeit`)
 
     history: list[Move] = field(default_factory=list)
     # an ending imposed from outside the board (time, fault); None while play goes on
@@ -229,16 +187,6 @@ class Game(ABC):
     def start_native(self) -> str:
         """The start position (before `history`) in native format."""
 
-    def native_text(self, seconds_left: Sequence[float | None] | None = None) -> str:
-        """The position in native format for an export; games whose format holds the clocks
-        (LOAPS) write `seconds_left` per player (None: no limit) into it."""
-        return self.to_native()
-
-    def start_seconds_left(self) -> tuple[float, ...] | None:
-        """The seconds left per player that the native start position gave (LOAPS's file
-        holds them), or None: a game loaded from it continues with those clocks."""
-        return None
-
     @property
     @abstractmethod
     def options(self) -> dict[str, Any]:
@@ -255,16 +203,13 @@ class Game(ABC):
     def to_move(self) -> int:
         """Index (0 to players - 1) of the player to move."""
 
-    def moves_made(self, player: int) -> int:
-        """The moves `player` has made in this game (a native start may count earlier ones)."""
-        return len(self.history) // self.players
-
     def moves_left_estimate(self, player: int) -> int:
         """The moves `player` is likely still to make, for sharing a game clock: the game's
         estimate less the moves made, never below half of it (a long game must not spend
-        its clock early)."""
+        its clock early). Games whose native start counts earlier moves, or whose moves
+        shrink as the board fills, estimate otherwise."""
         est = self.moves_estimate
-        return max(1, est // 2, est - self.moves_made(player))
+        return max(1, est // 2, est - len(self.history) // self.players)
 
     def panel_lines(self) -> list[str]:
         """Facts about the position the players panel shows under the players (the move
@@ -274,6 +219,17 @@ class Game(ABC):
     @abstractmethod
     def legal_moves(self) -> list[Move]:
         """Every legal move; empty once the game is over."""
+
+    @abstractmethod
+    def is_legal(self, move: Move) -> bool:
+        """Whether `move` may be played now: False once the game is over, and for anything
+        that is no move of this game. Each game tests it directly: `legal_moves` would
+        list thousands of boxes to check one."""
+
+    def why_illegal(self, move: Move) -> str:
+        """Why `move`, which is not legal here, cannot be played, in one line for a person
+        (`play`'s error); a game that can tell more than the default says it here."""
+        return f"{self.move_text(move)} is not a legal move here"
 
     def perft_moves(self, joker: bool = False) -> list[Move]:
         """The moves perft counts: every legal move, except that in a game with a joker the
@@ -297,7 +253,7 @@ class Game(ABC):
 
     @abstractmethod
     def natural_outcome(self) -> Outcome | None:
-        """The result the board itself gives once play is over, else None."""
+        """The result the board itself gives once play is over (one of `endings`), else None."""
 
     @property
     def outcome(self) -> Outcome | None:
@@ -310,7 +266,8 @@ class Game(ABC):
 
         Every other player wins; the points stay as the board has them. Games
         whose rules score a forfeit otherwise override `forfeit_outcome`. A
-        program's fault names its kind and keeps the program's output.
+        program's fault names its kind and keeps the program's output. A forfeit
+        reads the same in every game (`Ending.of(kind)`).
         """
         if kind not in FORFEITS:
             raise RulesError(f"{kind.value} is not a forfeit")
@@ -318,16 +275,18 @@ class Game(ABC):
             raise MoveError("the game is over")
         if not 0 <= player < self.players:
             raise RulesError(f"there is no player {player + 1}")
-        outcome = self.forfeit_outcome(player, kind, reason)
+        outcome = self.forfeit_outcome(player, Ending.of(kind), reason)
         if fault is not None or output is not None:
             outcome = replace(outcome, fault=fault,
                               output=None if output is None else output[:OUTPUT_KEPT])
         self.ended = outcome
         return self.ended
 
-    def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
+    def forfeit_outcome(self, player: int, ending: Ending, reason: str) -> Outcome:
+        """The result of `player`'s forfeit: by default the others win on the board's
+        points as they stand."""
         winners = tuple(p for p in range(self.players) if p != player)
-        return Outcome(kind, winners, tuple(self.scores()), reason, loser=player)
+        return Outcome(ending, winners, tuple(self.scores()), reason, loser=player)
 
     def resume(self) -> None:
         """Take back a forfeit (undo after a flag): play goes on from the same position."""
@@ -354,135 +313,19 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.outcome is not None
 
-    def is_legal(self, move: Move) -> bool:
-        return not self.is_over and move in self.legal_moves()
-
     def play(self, move: Move) -> None:
-        """Play a legal move; MoveError (and nothing changed) otherwise."""
+        """Play a legal move; MoveError (and nothing changed) otherwise, saying why."""
         if self.is_over:
             raise MoveError("the game is over")
         if not self.is_legal(move):
-            raise MoveError(f"{self.move_text(move)} is not a legal move here")
+            raise MoveError(self.why_illegal(move))
         self._apply(move)
         self.history.append(move)
-
-    @classmethod
-    def contest_position(cls, text: str, args: Sequence[str] = ()) -> Game:
-        """The position a contest program is handed: the native text (stdin or the file
-        named by the argument) and any further arguments (Boxing's mark). By default
-        there are none."""
-        if args:
-            raise PositionError(f"{cls.title} takes no argument here, not {excerpt(args[0])}")
-        return cls.from_native(text)
-
-    # The whole-game protocol (Protocol.SESSION): the lines that set up a game, and a
-    # move as the jury passes it on; games with that protocol override these.
-    session_header_lines: ClassVar[int] = 0
-
-    @classmethod
-    def from_session_header(cls, lines: Sequence[str]) -> Game:
-        """The game set up by the jury's first `session_header_lines` lines."""
-        return cls.from_native("".join(line + "\n" for line in lines))
-
-    def session_header(self) -> list[str]:
-        """The lines that set up this game for a whole-game program (the inverse of
-        `from_session_header`): the first lines of the start's native text."""
-        return self.start_native().splitlines()[: self.session_header_lines]
-
-    def session_move_text(self, move: Move) -> str:
-        """The move as the program writes it in a whole-game session."""
-        return self.move_text(move)
 
     def score_lines(self) -> list[str]:
         """How the final points were made, one line a player (the end screen shows them
         under the reason); none by default, or while the game goes on."""
         return []
-
-    def contest_idle_reply(self) -> str | None:
-        """What a one-move contest program prints for a position with no move to make,
-        or None to refuse it (the default: the game is over). Boxing's program copies
-        a full arena unchanged."""
-        return None
-
-    def contest_reply(self, move: Move) -> str:
-        """What the contest program prints after choosing `move`.
-
-        By default the move is played and the new native position printed
-        (Pah-Tum's `cat board | prog | prog` chain); games whose protocol
-        answers with the move alone override this.
-        """
-        self.play(move)
-        return self.to_native()
-
-    # ----- the jury: Arena hosting another contest program -------------------------------
-    def contest_args(self) -> list[str]:
-        """The arguments a one-move contest program is given for this position (the
-        inverse of `contest_position`'s; Boxing's mark). None by default."""
-        return []
-
-    def relayed_move_text(self, move: Move) -> str:
-        """A move as the whole-game jury passes it on to the other program (Pillars drops
-        the joker's `!`)."""
-        return self.session_move_text(move)
-
-    def jury_move(self, output: str) -> Move:
-        """The move in a one-move program's whole output for this position: MalformedReply
-        if it is no move (or more follows it), MoveError if the move is not legal here.
-
-        By default (`contest_reply` printing the new position) the output must be this
-        position with one legal move played, in native format."""
-        self.check_reply_length(output)
-        exact_text(output)
-        try:
-            after = type(self).from_native(output)
-        except RulesError as err:
-            raise MalformedReply(f"not a {self.title} position: {err}") from None
-        wanted = after.to_native()
-        if output != wanted:  # read leniently above, but a program must write it exactly
-            raise MalformedReply(f"not written as the contest writes a position: "
-                                 f"{inexact(output, wanted)}")
-        for move in self.legal_moves():
-            self._apply(move)
-            reached = self.to_native()
-            self._unapply(move)
-            if reached == wanted:
-                return move
-        raise MoveError("that position is not this one with one legal move played")
-
-    def check_reply_length(self, output: str) -> None:
-        """A reply that is a position must be no longer than one: more is output after it."""
-        size = len(self.to_native())
-        if len(output) > size and output[:size].count("\n") == self.to_native().count("\n"):
-            extra = len(output) - size
-            raise MalformedReply(f"output after the position: {extra} more "
-                                 f"character{'s' if extra != 1 else ''}")
-
-    def jury_line_move(self, output: str) -> Move:
-        """The move of a program that answers one line: exactly one line holding a move
-        written as the contest writes it (`move_text`: its letter case, one space where
-        it has one, no leading zero, no space around it, a line ended by a newline alone;
-        only a one-move program's last newline may be missing, its exit ends the line)."""
-        lines = output.split("\n")
-        if lines[-1] == "":
-            lines.pop()  # the newline ending the last line
-        if not lines or not lines[0].strip():
-            raise MalformedReply("no move: the first line is empty" if lines else "no output")
-        if len(lines) > 1:
-            raise MalformedReply(f"output after the move: {len(lines) - 1} more "
-                                 f"line{'s' if len(lines) > 2 else ''}")
-        line = lines[0]
-        exact_text(line)
-        try:
-            move = self.parse_move(line)
-        except MoveError as err:
-            raise MalformedReply(str(err)) from None
-        written = self.move_text(move)
-        if line != written:
-            raise MalformedReply(f"{excerpt(line)} is not written as the contest writes "
-                                 f"moves: {written!r} ({inexact(line, written)})")
-        if not self.is_legal(move):
-            raise MoveError(f"{self.move_text(move)} is not a legal move here")
-        return move
 
     def play_text(self, text: str) -> Move:
         move = self.parse_move(text)

@@ -8,7 +8,7 @@ marks, starting with `first`, so the mover is `(first + len(history)) % players`
 The native arena (528 bytes) holds no move count and no player list, so a game
 read from it takes its players from the marks it shows (A, B, .. by default) and
 estimates whose turn it is (see `infer_mover`); the contest program is told its
-mark (`contest_position`), and a saved game keeps marks and first mover in its
+mark (`rules/codecs/boxing.py`), and a saved game keeps marks and first mover in its
 options. For the same reason `key()` is the arena alone: the same 528 bytes are
 the same position whichever way they were read.
 """
@@ -23,10 +23,10 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MalformedReply, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import PlainWins
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 HEIGHT, WIDTH = 16, 32
 CELLS = HEIGHT * WIDTH
@@ -39,6 +39,9 @@ MIN_PLAYERS, MAX_PLAYERS = 2, len(MARKS)
 MAX_UNUSABLE = CELLS // 2  # a user-chosen count: at most half the arena
 RANDOM_UNUSABLE = (10, 30)  # a random count: about the seed's arenas (15 and 20)
 CONTEST_SECONDS = 1.0
+# The endings: the last vacant cell filled (its filler wins), or an arena that came full.
+LAST_CELL = Ending(Termination.RULE, "last cell filled")
+CAME_FULL = Ending(Termination.RULE, "board full")
 
 BoxMove = tuple[int, int, int]  # (row, column, size), 0-based row and column
 
@@ -264,10 +267,10 @@ class Boxing(Game):
     clock = TimeControl(ClockKind.MOVE, CONTEST_SECONDS)
     time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 10.0),
                      TimeControl(ClockKind.MOVE, 30.0), TimeControl(ClockKind.GAME, 300.0))
-    protocol = Protocol.STDIN
     match_rule = PlainWins(length=0)  # one game per player, each moving first once (the
     # seed's stage 1 with two)
     moves_estimate = 15
+    endings = (LAST_CELL, CAME_FULL)
     summary = (
         "2 to 8 players take turns, A first, on a 16x32 arena: a move marks one\n"
         "square box, 1x1 to 16x16, of vacant (-) cells with the mover's letter;\n"
@@ -354,20 +357,6 @@ class Boxing(Game):
         return cls(start=cells, seat_marks=marks, first=infer_mover(cells, marks))
 
     @classmethod
-    def contest_position(cls, text: str, args: Sequence[str] = ()) -> Boxing:
-        """`prog A < old > new`: the arena on stdin and the mark to play as the one argument."""
-        cells = parse_arena(text)
-        if len(args) != 1:
-            raise PositionError(f"Boxing's program takes one argument, the mark to play (like "
-                                f"A), not {len(args)}")
-        mark = args[0]
-        if not is_mark(mark):
-            raise PositionError(f"the mark must be one printable ASCII character, not a space, "
-                                f"- or o; got {excerpt(mark)}")
-        marks = marks_for(marks_in(cells), mark)
-        return cls(start=cells, seat_marks=marks, first=marks.index(mark))
-
-    @classmethod
     def from_start(cls, options: dict[str, Any], start: str) -> Boxing:
         """The saved start: the arena, and the marks and first mover from `options`."""
         cells = parse_arena(start)
@@ -382,45 +371,6 @@ class Boxing(Game):
             raise PositionError(f"the options say {excerpt(options.get('players'))} players "
                                 f"but list {game.players} marks")
         return game
-
-    def contest_args(self) -> list[str]:
-        """`prog A`: the mark to play."""
-        return [self.seat_marks[self.to_move]]
-
-    def jury_move(self, output: str) -> BoxMove:
-        """The box the program marked: its output must be this arena with one box of the
-        mover's mark more (MalformedReply if it is no arena, MoveError if the change is
-        not one legal box)."""
-        self.check_reply_length(output)
-        try:
-            cells = parse_arena(output)
-        except PositionError as err:
-            raise MalformedReply(f"not an arena: {err}") from None
-        mark = self.seat_marks[self.to_move]
-        changed = [i for i in range(CELLS) if cells[i] != self.board[i]]
-        if not changed:
-            raise MoveError("the arena is unchanged: no box was marked")
-        for i in changed:
-            r, c = divmod(i, WIDTH)
-            if self.board[i] != VACANT:
-                raise MoveError(f"{cell_name(r, c)} was {self.board[i]!r} and became "
-                                f"{cells[i]!r}: only vacant cells may be marked")
-            if cells[i] != mark:
-                raise MoveError(f"{cell_name(r, c)} was marked {cells[i]!r}, not {mark!r}")
-        rows = [i // WIDTH for i in changed]
-        cols = [i % WIDTH for i in changed]
-        top, left = min(rows), min(cols)
-        size = max(rows) - top + 1
-        if max(cols) - left + 1 != size or len(changed) != size * size:
-            raise MoveError(f"the {len(changed)} marked cells are not one square box")
-        move = (top, left, size)
-        if not self.is_legal(move):
-            raise MoveError(f"{self.move_text(move)} is not a legal move here")
-        return move
-
-    def contest_idle_reply(self) -> str | None:
-        """An arena with no vacant cell is copied unchanged (the seed's rule)."""
-        return self.to_native() if VACANT not in self.board else None
 
     def start_native(self) -> str:
         return native(self.start)
@@ -549,15 +499,10 @@ class Boxing(Game):
         tail = f", {more} more used" if more else ""
         return f"{cell_name(row, col)} is {what}{tail}"
 
-    def play(self, move: Hashable) -> None:
-        """As `Game.play`, but an illegal move's error says why it is illegal."""
-        if not self.is_over:
-            if not _well_formed(move):
-                raise MoveError(f"{excerpt(move)} is not a Boxing move: (row 0-15, column 0-31, "
-                                "size 1-16)")
-            if not self.is_legal(move):
-                raise MoveError(f"{self.move_text(move)} is not legal: {self.problem(move)}")  # type: ignore[arg-type]
-        super().play(move)
+    def why_illegal(self, move: Hashable) -> str:
+        if not _well_formed(move):
+            return f"{excerpt(move)} is not a Boxing move: (row 0-15, column 0-31, size 1-16)"
+        return f"{self.move_text(move)} is not legal: {self.problem(move)}"  # type: ignore[arg-type]
 
     def _apply(self, move: Hashable) -> None:
         self._mark(move, self.seat_marks[self.to_move], -1)
@@ -588,20 +533,20 @@ class Boxing(Game):
         n = self.players
         winner = self.last_mover()
         if winner is None:
-            return Outcome(Termination.BOARD_FULL, (), (0,) * n,
+            return Outcome(CAME_FULL, (), (0,) * n,
                            "the arena came with no vacant cell: no move to make, no winner")
         points = tuple(self.cells[p] if p == winner else 0 for p in range(n))
         count = self.cells[winner]
-        return Outcome(Termination.LAST_CELL, (winner,), points,
+        return Outcome(LAST_CELL, (winner,), points,
                        f"{self.seat_marks[winner]} filled the last vacant cell and wins with "
                        f"{count} mark{'s' if count != 1 else ''}")
 
-    def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
+    def forfeit_outcome(self, player: int, ending: Ending, reason: str) -> Outcome:
         """Every other player wins and scores its marks on the board as it stands (as if it
         had filled the last cell); the faulting player scores 0."""
         winners = tuple(p for p in range(self.players) if p != player)
         points = tuple(0 if p == player else self.cells[p] for p in range(self.players))
-        return Outcome(kind, winners, points, reason, loser=player)
+        return Outcome(ending, winners, points, reason, loser=player)
 
     def scores(self) -> tuple[int, ...]:
         """The points once the game is over; until then each player's marks on the board
@@ -618,7 +563,7 @@ class Boxing(Game):
         out = [f"{self.seat_marks[p]} {outcome.points[p]} (its marks)" for p in outcome.winners]
         for p in range(self.players):
             if p not in outcome.winners:
-                why = outcome.kind.label if p == outcome.loser else "did not fill the last cell"
+                why = outcome.label if p == outcome.loser else "did not fill the last cell"
                 out.append(f"{self.seat_marks[p]} 0 ({why})")
         return out
 

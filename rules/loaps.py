@@ -16,10 +16,10 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import MatchPoints
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 SIZE = 7
 CELLS = SIZE * SIZE
@@ -31,6 +31,11 @@ MOVE_LIMIT = 50  # moves per player: when both have made them, the game is drawn
 CONNECT_POINTS = 12
 CAPTURE_POINTS = 1
 CONTEST_SECONDS = 60.0
+
+# The endings: a connection (the points decide), the 50-move draw, a side that cannot move.
+CONNECTION = Ending(Termination.RULE, "connection")
+MOVE_LIMIT_DRAW = Ending(Termination.LIMIT, "move limit")
+NO_MOVES = Ending(Termination.NO_MOVES, "no legal move")
 
 START_ROWS = (".11.11.", "2.....2", "2.....2", ".......", "2.....2", "2.....2", ".11.11.")
 
@@ -194,8 +199,8 @@ class Loaps(Game):
     clock = TimeControl(ClockKind.GAME, CONTEST_SECONDS)
     time_controls = (TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 900.0),
                      TimeControl(ClockKind.GAME, CONTEST_SECONDS), TimeControl.none())
-    protocol = Protocol.FILE
     match_rule = MatchPoints(length=2)
+    endings = (CONNECTION, MOVE_LIMIT_DRAW, NO_MOVES)
     moves_estimate = 30
     summary = (
         "Red (1) and blue (2) move in turn, red first. A piece moves in a straight\n"
@@ -313,9 +318,6 @@ class Loaps(Game):
     def options(self) -> dict[str, Any]:
         return {}
 
-    def start_seconds_left(self) -> tuple[float, ...] | None:
-        return self.seconds_left
-
     def copy(self) -> Loaps:
         twin = _copy.copy(self)
         twin.history, twin.board = list(self.history), list(self.board)
@@ -326,9 +328,6 @@ class Loaps(Game):
     @property
     def to_move(self) -> int:
         return (self.mover + len(self.history)) % 2
-
-    def moves_made(self, player: int) -> int:
-        return self.made[player]
 
     def moves_left_estimate(self, player: int) -> int:
         """At most the moves left before the 50-move draw, and a typical game's share."""
@@ -351,11 +350,10 @@ class Loaps(Game):
         frm, to = move  # type: ignore[misc]
         return self.board[frm] == MARKS[self.to_move] and to in moves_from(self.board, frm)
 
-    def play(self, move: Hashable) -> None:
-        """As `Game.play`, but an illegal move's error says why it is illegal."""
-        if not self.is_over and _well_formed(move) and not self.is_legal(move):
-            raise MoveError(self.problem(move))  # type: ignore[arg-type]
-        super().play(move)
+    def why_illegal(self, move: Hashable) -> str:
+        if not _well_formed(move):
+            return super().why_illegal(move)
+        return self.problem(move)  # type: ignore[arg-type]
 
     def problem(self, move: LMove) -> str:
         """Why `move` is not legal here, in one line."""
@@ -389,9 +387,9 @@ class Loaps(Game):
     def _connection(self, how: str) -> Outcome:
         p = (self.points[0], self.points[1])
         if p[0] == p[1]:
-            return Outcome(Termination.CONNECTION, (), p, f"{how}; {p[0]} points each: a draw")
+            return Outcome(CONNECTION, (), p, f"{how}; {p[0]} points each: a draw")
         winner = 0 if p[0] > p[1] else 1
-        return Outcome(Termination.CONNECTION, (winner,), p,
+        return Outcome(CONNECTION, (winner,), p,
                        f"{how}; {NAMES[winner]} wins on points, {max(p)} to {min(p)}")
 
     def _judge_to_move(self, stuck: int) -> Outcome | None:
@@ -399,10 +397,10 @@ class Loaps(Game):
         then no legal move. (Called from `_apply` before the history grows.)"""
         p = (self.points[0], self.points[1])
         if min(self.made) >= MOVE_LIMIT:
-            return Outcome(Termination.MOVE_LIMIT, (), p,
+            return Outcome(MOVE_LIMIT_DRAW, (), p,
                            f"both sides made {MOVE_LIMIT} moves: a draw, whatever the points")
         if not self._moves(stuck):
-            return Outcome(Termination.NO_MOVES, (1 - stuck,), p,
+            return Outcome(NO_MOVES, (1 - stuck,), p,
                            f"{NAMES[stuck]} has no legal move and loses")
         return None
 
@@ -435,14 +433,6 @@ class Loaps(Game):
     def move_text(self, move: Hashable) -> str:
         frm, to = move  # type: ignore[misc]
         return f"{square_name(frm)} {square_name(to)}"
-
-    def contest_reply(self, move: Hashable) -> str:
-        """The LOAPS program prints only its move: `<from> <to>`."""
-        self.play(move)
-        return self.move_text(move) + "\n"
-
-    def jury_move(self, output: str) -> Hashable:
-        return self.jury_line_move(output)
 
     # ----- what a board widget and the panels need -------------------------------------
     def destinations(self, sq: int) -> list[int]:

@@ -11,10 +11,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import SumOfMargins
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 SIZE = 7
 CELLS = SIZE * SIZE
@@ -29,6 +29,8 @@ RUN_POINTS = (0, 0, 0, 3, 10, 25, 56, 119)
 SAMPLE_BOARD = "-------\n------+\n---+---\n-------\n--++---\n-------\n+------\n"
 
 BLOCK_CHOICES = ("random", *range(1, 26, 2))
+
+BOARD_FULL = Ending(Termination.RULE, "board full")  # the game's one ending: the points decide
 
 
 def cell_name(cell: int) -> str:
@@ -123,8 +125,8 @@ class PahTum(Game):
     clock = TimeControl(ClockKind.MOVE, 10.0)
     time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 10.0),
                      TimeControl(ClockKind.MOVE, 30.0), TimeControl(ClockKind.GAME, 300.0))
-    protocol = Protocol.STDIN
     match_rule = SumOfMargins(length=2)
+    endings = (BOARD_FULL,)
     moves_estimate = 24
     summary = (
         "X and O take turns putting their letter on an empty square (# is blocked);\n"
@@ -213,7 +215,7 @@ class PahTum(Game):
             reason = f"board full: X and O both score {x}"
         else:
             reason = f"board full: {MARKS[winners[0]]} wins {max(x, o)} to {min(x, o)}"
-        return Outcome(Termination.BOARD_FULL, winners, (x, o), reason)
+        return Outcome(BOARD_FULL, winners, (x, o), reason)
 
     def scores(self) -> tuple[int, int]:
         return score(self.board, X), score(self.board, O)

@@ -17,10 +17,10 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.base import Game, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import SumOfPoints
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 SIZE = 10
 CELLS = SIZE * SIZE
@@ -35,6 +35,7 @@ LOSE_POINTS = 9
 BLUE_FIRST_JOKER = 9  # Blue claiming on its first move
 CONTEST_SECONDS = 5.0
 START, QUIT = "Start", "Quit"
+LAST_CELL = Ending(Termination.RULE, "last cell filled")  # the one ending: its filler loses
 DIAGONAL = tuple(range(SIZE))  # the seed's example: Aa Bb .. Jj
 
 PMove = tuple[int, int, int, int, bool]
@@ -122,11 +123,10 @@ class Pillars(Game):
     clock = TimeControl(ClockKind.GAME, CONTEST_SECONDS)
     time_controls = (TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 60.0),
                      TimeControl(ClockKind.GAME, 900.0))
-    protocol = Protocol.SESSION
     match_rule = SumOfPoints(length=2)
     moves_estimate = 12
     has_joker = True
-    session_header_lines = SIZE
+    endings = (LAST_CELL,)
     summary = (
         "Red and blue fill rectangles of empty cells in turn, red first; the 10\n"
         "pillars (one per row and column) are never covered. Whoever fills the\n"
@@ -201,10 +201,6 @@ class Pillars(Game):
 
     def to_native(self) -> str:
         return self.start_native() + "".join(t + "\n" for t in self.history_text())
-
-    @classmethod
-    def from_session_header(cls, lines: Sequence[str]) -> Pillars:
-        return cls(pillars=parse_pillars(lines))
 
     @property
     def options(self) -> dict[str, Any]:
@@ -291,11 +287,10 @@ class Pillars(Game):
                             f"{NAMES[tile % 2]}'s {self.move_text(self.history[tile])})")
         return None
 
-    def play(self, move: Hashable) -> None:
-        """As `Game.play`, but an illegal move's error says why it is illegal."""
-        if not self.is_over and _well_formed(move) and not self.is_legal(move):
-            raise MoveError(f"{self.move_text(move)} is not legal: {self.problem(move)}")  # type: ignore[arg-type]
-        super().play(move)
+    def why_illegal(self, move: Hashable) -> str:
+        if not _well_formed(move):
+            return super().why_illegal(move)
+        return f"{self.move_text(move)} is not legal: {self.problem(move)}"  # type: ignore[arg-type]
 
     def claim_value(self) -> int:
         """What claiming the joker with the next move would be worth."""
@@ -340,16 +335,16 @@ class Pillars(Game):
         points = [0, 0]
         points[winner] = WIN_POINTS + self.joker(winner)
         points[loser] = LOSE_POINTS - self.joker(loser)
-        return Outcome(Termination.LAST_CELL, (winner,), (points[0], points[1]),
+        return Outcome(LAST_CELL, (winner,), (points[0], points[1]),
                        f"{NAMES[loser]} filled the last cell and loses")
 
-    def forfeit_outcome(self, player: int, kind: Termination, reason: str) -> Outcome:
+    def forfeit_outcome(self, player: int, ending: Ending, reason: str) -> Outcome:
         """The faulting side scores 0; the other 18 + its joker, or, if it never claimed,
         18 + the empty cells now / 10 (`score_lines` says how)."""
         other = 1 - player
         points = [0, 0]
         points[other] = WIN_POINTS + self._forfeit_bonus(other)
-        return Outcome(kind, (other,), (points[0], points[1]), reason, loser=player)
+        return Outcome(ending, (other,), (points[0], points[1]), reason, loser=player)
 
     def _forfeit_bonus(self, winner: int) -> int:
         claimed = self.claims[winner]
@@ -368,7 +363,7 @@ class Pillars(Game):
             how = ("its joker" if self.claims[winner] is not None
                    else f"{self.empty} empty cells / 10, no joker claimed")
             return [f"{NAMES[winner]} 18 + {bonus} ({how}) = {outcome.points[winner]}",
-                    f"{NAMES[loser]} 0 ({outcome.kind.label})"]
+                    f"{NAMES[loser]} 0 ({outcome.label})"]
         out = []
         for player, base, sign in ((winner, WIN_POINTS, "+"), (loser, LOSE_POINTS, "-")):
             j = self.joker(player)
@@ -406,17 +401,6 @@ class Pillars(Game):
     def move_text(self, move: Hashable) -> str:
         t, lc, b, r, claim = move  # type: ignore[misc]
         return f"{'!' if claim else ''}{ROWS[t]}{COLS[lc]}{ROWS[b]}{COLS[r]}"
-
-    def session_move_text(self, move: Hashable) -> str:
-        return self.move_text(move)
-
-    def relayed_move_text(self, move: Hashable) -> str:
-        """The jury passes a claim on without its `!` (the seed: `!AeAj` reaches the
-        other program as `AeAj`)."""
-        return self.move_text(move).lstrip("!")
-
-    def jury_move(self, output: str) -> Hashable:
-        return self.jury_line_move(output)
 
     # ----- what a board widget and the panels need -------------------------------------
     def owner(self, cell: int) -> int | None:

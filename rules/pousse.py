@@ -10,16 +10,15 @@ loses for the mover, otherwise a majority of straights wins.
 from __future__ import annotations
 
 import copy as _copy
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from rules.base import Game, MalformedReply, MoveError, OptionSpec, PositionError, Protocol, excerpt
+from rules.base import Game, MoveError, OptionSpec, PositionError, excerpt
 from rules.clock import ClockKind, TimeControl
 from rules.match import PlainWins
-from rules.outcome import Outcome, Termination
+from rules.outcome import Ending, Outcome, Termination
 
 EMPTY, X, O = ".", "X", "O"  # noqa: E741
 MARKS = (X, O)
@@ -51,6 +50,10 @@ def check_size(value: Any) -> int:
         raise PositionError(f"board size {excerpt(n)} is out of range: choose 4 to 20")
     return n
 
+
+# The endings, after each move: a repetition loses for the mover, else more straights win.
+REPETITION = Ending(Termination.RULE, "repetition")
+STRAIGHTS = Ending(Termination.RULE, "more straights")
 
 # One shared tuple per move: a long game's history holds references, not copies.
 _MOVES = {(side, i): (side, i) for side in SIDES for i in range(1, MAX_SIZE + 1)}
@@ -219,10 +222,10 @@ class Pousse(Game):
     clock = TimeControl(ClockKind.MOVE, 30.0)
     time_controls = (TimeControl.none(), TimeControl(ClockKind.MOVE, 30.0),
                      TimeControl(ClockKind.GAME, 300.0), TimeControl(ClockKind.GAME, 900.0))
-    protocol = Protocol.STDIN
     match_rule = PlainWins()
     moves_estimate = 40
     score_unit = "lines"  # straights
+    endings = (STRAIGHTS, REPETITION)
     summary = (
         "X and O take turns inserting a marker from an edge: L/R into a row, T/B\n"
         "into a column. Markers in the way slide one cell on, up to the first empty\n"
@@ -311,22 +314,6 @@ class Pousse(Game):
                                 f"the start {excerpt(start)}")
         return game
 
-    def contest_reply(self, move: Hashable) -> str:
-        """The Pousse program prints only its move, one line."""
-        self.play(move)
-        return self.move_text(move) + "\n"
-
-    def jury_move(self, output: str) -> Hashable:
-        """One line holding a move; a side and number off this board (`L9` on 6x6) is an
-        illegal move, not a malformed line."""
-        try:
-            return self.jury_line_move(output)
-        except MalformedReply as err:
-            line = output.removesuffix("\n")
-            if re.fullmatch(r"[LRTB][1-9][0-9]{0,2}", line):  # well written, off the board
-                raise MoveError(str(err)) from None
-            raise
-
     def copy(self) -> Pousse:
         """An independent copy. Every element the containers hold is immutable, so
         copying the containers is enough (a deep copy of a long game takes seconds)."""
@@ -360,13 +347,13 @@ class Pousse(Game):
         """The end rule for the configuration just reached by `mover`'s move."""
         x, o = self.scores()
         if repeated:
-            return Outcome(Termination.REPETITION, (1 - mover,), (x, o),
+            return Outcome(REPETITION, (1 - mover,), (x, o),
                            f"{MARKS[mover]} repeated an earlier position and loses")
         if x == o:
             return None
         winner = 0 if x > o else 1
         most = max(x, o)
-        return Outcome(Termination.STRAIGHTS, (winner,), (x, o), f"{MARKS[winner]} wins with "
+        return Outcome(STRAIGHTS, (winner,), (x, o), f"{MARKS[winner]} wins with "
                        f"{most} straight{'s' if most > 1 else ''} to {min(x, o)}")
 
     def _sync(self, line: slice) -> tuple[int, int]:
@@ -388,7 +375,7 @@ class Pousse(Game):
 
     def _unapply(self, move: Hashable) -> None:
         # A repeating move added nothing to `_seen`: its configuration was there before.
-        if self._outcome is None or self._outcome.kind is not Termination.REPETITION:
+        if self._outcome is None or self._outcome.ending != REPETITION:
             self._seen.discard(self._code(*bit_masks(self._cells)))
         k, off = self._undo.pop()
         line = line_slice(self.size, move)  # type: ignore[arg-type]
@@ -447,7 +434,7 @@ class Pousse(Game):
         try:
             after = self.scores()
             outcome = self._outcome
-            repeats = outcome is not None and outcome.kind is Termination.REPETITION
+            repeats = outcome is not None and outcome.ending == REPETITION
         finally:
             self._unapply(move)
         # Markers from the entry to just before the end of the path shift one cell on;

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import platformdirs
 
-from rules import Game, RulesError, game_names, get_game
+from rules import Game, RulesError, codec_of, game_names, get_game
 from saves.format import FORMAT, SaveDoc, SaveError, dumps, loads, restore, saved_time
 from saves.jsontext import MAX_CHARS
 
@@ -449,7 +449,7 @@ def export_native(game: Game, path: Path | str,
     """Write the current position in the game's native format, atomically (with the
     clocks, per player, where the format holds them)."""
     try:
-        atomic_write(path, game.native_text(seconds_left))
+        atomic_write(path, codec_of(type(game)).native_text(game, seconds_left))
     except OSError as err:
         raise SaveError(f"could not write {path}: {_os_reason(err)}") from None
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from ai import numba_cache
-from rules import get_game
+from rules import codec_of, get_game
 from tests.conftest import seeded_cache
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,9 +47,10 @@ def assert_answers(done: subprocess.CompletedProcess[str], game: str, notices: i
     """A legal reply on stdout, exit 0, at most `notices` lines on stderr, no traceback."""
     assert done.returncode == 0, done.stderr[-2000:]
     cls = get_game(game)
-    moves = cls.contest_position(INPUT[game], []).legal_moves()
-    # contest_reply plays the move: a fresh position for each
-    assert done.stdout in {cls.contest_position(INPUT[game], []).contest_reply(m) for m in moves}
+    codec = codec_of(cls)
+    moves = codec.position(INPUT[game], []).legal_moves()
+    # the reply plays the move: a fresh position for each
+    assert done.stdout in {codec.reply(codec.position(INPUT[game], []), m) for m in moves}
     lines = done.stderr.splitlines()
     assert len(lines) <= notices, done.stderr
     assert all(line.startswith("arena: ") for line in lines) and "Traceback" not in done.stderr

@@ -15,8 +15,7 @@ from ai.loaps import kernels as K
 from ai.loaps import search as S
 from ai.loaps.adapter import LoapsAdapter, move_code, rules_move
 from ai.strength import wins_at_once
-from rules import Termination
-from rules.loaps import Loaps
+from rules.loaps import CONNECTION, Loaps
 
 # Found by random play and checked below through the rules, not trusted as given.
 WIN_IN_1 = ("1 16\n1 15 60.00\n2 1 60.00\n..1..2.\n...11..\n...2..2\n...1...\n12..1..\n"
@@ -44,7 +43,7 @@ def connects(game: Loaps, move: Hashable) -> bool:
     """`move` connects the mover's pieces (and so ends the game)."""
     probe = game.copy()
     probe.play(move)
-    return (probe.outcome is not None and probe.outcome.kind is Termination.CONNECTION
+    return (probe.outcome is not None and probe.outcome.ending == CONNECTION
             and len(probe.groups(game.to_move)) == 1)
 
 

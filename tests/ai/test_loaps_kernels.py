@@ -23,11 +23,11 @@ from ai.loaps.adapter import (
 )
 from ai.loaps.evaluate import MATE, PARAMS, SCALE, evaluate_position
 from ai.perft import reference_perft
-from rules import Termination
-from rules.loaps import MARKS, Loaps, connected
+from rules.loaps import CONNECTION, MARKS, MOVE_LIMIT_DRAW, NO_MOVES, Loaps, connected
+from rules.outcome import Ending
 
-KINDS = {K.ENDS_CONNECT: Termination.CONNECTION, K.ENDS_CAPTURE_CONNECT: Termination.CONNECTION,
-         K.ENDS_MOVE_LIMIT: Termination.MOVE_LIMIT, K.ENDS_NO_MOVES: Termination.NO_MOVES}
+KINDS = {K.ENDS_CONNECT: CONNECTION, K.ENDS_CAPTURE_CONNECT: CONNECTION,
+         K.ENDS_MOVE_LIMIT: MOVE_LIMIT_DRAW, K.ENDS_NO_MOVES: NO_MOVES}
 
 
 def random_native(rng: random.Random) -> Loaps:
@@ -50,7 +50,7 @@ def random_native(rng: random.Random) -> Loaps:
     return Loaps.from_native(text + "\n")
 
 
-def kernel_outcome(game: Loaps, mover: int, res: int, kind: int) -> tuple[Termination, int | None]:
+def kernel_outcome(game: Loaps, mover: int, res: int, kind: int) -> tuple[Ending, int | None]:
     winner = {K.WIN: mover, K.LOSS: 1 - mover, K.DRAW: None}[res]
     return KINDS[kind], winner
 
@@ -85,7 +85,7 @@ def check_position(game: Loaps, seen: Counter) -> None:
         # points (the rules add the connection's 12 to the points; the kernels judge it)
         pts = [int(child[K.P_POPP]), int(child[K.P_PME])]  # mover's, other's
         outcome = game.outcome
-        if outcome is not None and outcome.kind is Termination.CONNECTION:
+        if outcome is not None and outcome.ending == CONNECTION:
             pts[0 if kind == K.ENDS_CONNECT else 1] += K.CONNECT_POINTS
         assert (pts[0], pts[1]) == (game.points[side], game.points[1 - side]), text
         # the ending: its kind and winner, and the search's own verdict
@@ -95,7 +95,7 @@ def check_position(game: Loaps, seen: Counter) -> None:
             seen["on"] += 1
         else:
             assert res != K.NOT_OVER, text
-            assert kernel_outcome(game, side, res, kind) == (outcome.kind, outcome.winner), text
+            assert kernel_outcome(game, side, res, kind) == (outcome.ending, outcome.winner), text
             if kind == K.ENDS_CONNECT:
                 assert connected(game.board, MARKS[side])
                 seen["connect"] += 1
@@ -157,7 +157,7 @@ def test_a_stuck_side_with_pieces_loses() -> None:
         move = game.parse_move(text)
         probe = game.copy()
         probe.play(move)
-        assert probe.outcome is not None and probe.outcome.kind is Termination.NO_MOVES
+        assert probe.outcome is not None and probe.outcome.ending == NO_MOVES
         assert MARKS[probe.to_move] in probe.board  # stuck with pieces left
         pos, side, left, _ = kernel_position(game)
         child = np.zeros(K.PWORDS, dtype=np.uint64)
@@ -183,13 +183,13 @@ def test_the_50_move_draw_comes_before_no_legal_move() -> None:
         probe = game.copy()
         probe.play(move)
         assert probe.outcome is not None
-        assert kernel_outcome(probe, side, res, kind) == (probe.outcome.kind,
+        assert kernel_outcome(probe, side, res, kind) == (probe.outcome.ending,
                                                           probe.outcome.winner)
-        kinds.add(probe.outcome.kind)
+        kinds.add(probe.outcome.ending)
     capture = game.parse_move("a7 a5")
     assert K.play_code(pos, move_code(capture), left, child) == (K.DRAW, K.ENDS_MOVE_LIMIT)
     assert child[K.P_ME] == 0
-    assert kinds == {Termination.MOVE_LIMIT}
+    assert kinds == {MOVE_LIMIT_DRAW}
 
 
 def test_plies_left() -> None:
@@ -251,7 +251,7 @@ def connects_and_wins(game: Loaps) -> bool:
     for move in game.legal_moves():
         game.play(move)
         outcome = game.outcome
-        won = (outcome is not None and outcome.kind is Termination.CONNECTION
+        won = (outcome is not None and outcome.ending == CONNECTION
                and connected(game.board, MARKS[me]) and outcome.won(me))
         game.undo()
         if won:

@@ -13,8 +13,7 @@ from ai.perft import reference_perft
 from ai.pousse import search as ps
 from ai.pousse.adapter import CELL_CODES, KernelPosition, engine_of, move_index, tables
 from ai.pousse.common import MAX_N, MAX_PLY, WORDS, evaluate_counts
-from rules import Termination
-from rules.pousse import SIDES, Pousse
+from rules.pousse import REPETITION, SIDES, Pousse
 
 
 def cells(game: Pousse) -> np.ndarray:
@@ -93,7 +92,7 @@ def test_kernels_match_rules_on_random_games(size: int, count: int, max_moves: i
     positions = 0
     repeated = 0
     for game in random_games(rng, size, count, max_moves):
-        repeated += bool(game.outcome and game.outcome.kind is Termination.REPETITION)
+        repeated += bool(game.outcome and game.outcome.ending == REPETITION)
         final = cells(game), game.outcome.winner if game.outcome else -1
         whole = KernelPosition.load(game)  # the kernels' replay ends where the rules did
         assert (row_cells(whole.stack, 0, size) == final[0]).all() and whole.winner == final[1]

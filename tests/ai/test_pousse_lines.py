@@ -18,8 +18,18 @@ import pytest
 from ai.perft import reference_perft
 from ai.pousse import bitboard, lines
 from ai.pousse.common import MAX_N, MAX_PLY, WORDS, repeats
-from rules import Termination
-from rules.pousse import EMPTY, SIDES, O, Pousse, X, line_slice, shift_in, straights
+from rules.pousse import (
+    EMPTY,
+    REPETITION,
+    SIDES,
+    STRAIGHTS,
+    O,
+    Pousse,
+    X,
+    line_slice,
+    shift_in,
+    straights,
+)
 
 FUZZ = max(1, int(os.environ.get("ARENA_FUZZ", "500")))
 WALK = 16
@@ -221,8 +231,8 @@ def test_game_results_match_rules(size: int) -> None:
             game.play(move_of(size, m))
             assert verdict == (game.outcome.winner if game.outcome else -1), game.to_native()
         if game.outcome:
-            repetitions += game.outcome.kind is Termination.REPETITION
-            straight_wins += game.outcome.kind is Termination.STRAIGHTS
+            repetitions += game.outcome.ending == REPETITION
+            straight_wins += game.outcome.ending == STRAIGHTS
     assert repetitions > 0
     assert straight_wins > 0 or size == 20  # 20x20 straights: the random boards above
 
@@ -251,7 +261,7 @@ def has_repetition(game: Pousse, depth: int) -> bool:
         return False
     for move in game.legal_moves():
         game.play(move)
-        found = (game.outcome is not None and game.outcome.kind is Termination.REPETITION
+        found = (game.outcome is not None and game.outcome.ending == REPETITION
                  ) or has_repetition(game, depth - 1)
         game.undo()
         if found:

@@ -1,4 +1,4 @@
-"""Fuzzing every game's native format: `from_native` and `contest_position` give a valid
+"""Fuzzing every game's native format: `from_native` and the codec's `position` give a valid
 game or the project's own one-line error, never another exception, never an impossible
 position.
 
@@ -20,7 +20,7 @@ from conftest import play_out, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import Game, RulesError, get_game
+from rules import Game, RulesError, codec_of, get_game
 
 FUZZ = max(1, int(os.environ.get("ARENA_FUZZ", "150")))
 MAX_MESSAGE = 200
@@ -97,7 +97,8 @@ def check_valid(game: Game) -> None:
 def check_contract(cls: type[Game], text: str, args: Sequence[str] = ()) -> bool:
     """Both entry points on one input; True when it was accepted."""
     accepted = False
-    for parse in (lambda: cls.from_native(text), lambda: cls.contest_position(text, args)):
+    codec = codec_of(cls)
+    for parse in (lambda: cls.from_native(text), lambda: codec.position(text, args)):
         try:
             game = parse()
         except RulesError as err:

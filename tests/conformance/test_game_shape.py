@@ -17,8 +17,10 @@ from rules import (
     RulesError,
     Termination,
     TimeControl,
+    codec_of,
     get_game,
 )
+from rules.outcome import FORFEITS, LABEL_LENGTH
 
 
 def test_the_declaration_is_complete(game_name: str) -> None:
@@ -32,7 +34,7 @@ def test_the_declaration_is_complete(game_name: str) -> None:
     assert isinstance(cls.clock, TimeControl) and cls.clock.limited
     controls = cls.offered_time_controls()
     assert cls.clock in controls and TimeControl.none() in controls
-    assert isinstance(cls.protocol, Protocol)
+    assert isinstance(codec_of(cls).protocol, Protocol) and codec_of(cls).game_class is cls
     assert isinstance(cls.match_rule, MatchRule) and cls.match_rule.games(low) >= 1
     for spec in cls.option_specs:
         assert spec.parse(spec.default) == spec.default
@@ -140,14 +142,18 @@ def test_a_forfeit_ends_the_game_and_resume_takes_it_back(game_name: str) -> Non
     game.resume()
     assert not game.is_over and game.key() == key and game.legal_moves()
     with pytest.raises(RulesError):
-        game.forfeit(mover, Termination.BOARD_FULL, "not a forfeit")
+        game.forfeit(mover, Termination.RULE, "not a forfeit")
 
 
-def test_finished_games_end_by_a_declared_kind(game_name: str) -> None:
+def test_finished_games_end_by_a_declared_ending(game_name: str) -> None:
+    cls = get_game(game_name)
+    assert cls.endings and len(set(cls.endings)) == len(cls.endings)
+    assert all(e.kind not in FORFEITS and 0 < len(e.label) <= LABEL_LENGTH
+               for e in cls.endings)
     rng = random.Random(5)
-    kinds = set()
+    endings = set()
     for seed in range(20):
         game = play_out(new_game(game_name, seed), rng)
-        assert game.outcome is not None
-        kinds.add(game.outcome.kind)
-    assert kinds and not kinds & {Termination.TIME, Termination.FAULT}
+        assert game.outcome is not None and game.outcome.ending in cls.endings
+        endings.add(game.outcome.ending)
+    assert endings

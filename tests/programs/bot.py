@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from rules import Protocol, get_game  # noqa: E402
+from rules import Protocol, codec_of, get_game  # noqa: E402
 
 
 def misbehave(mode: str, legal: str, bad: str) -> str:
@@ -77,7 +77,7 @@ def illegal_answer(game, rng: random.Random) -> str:  # noqa: ANN001
     cls = type(game)
     if cls.name == "pousse":  # every insertion on the board is legal: one off it
         return f"L{game.size + 1}\n"
-    probe = cls.new({}, 1) if cls.protocol is not Protocol.STDIN else None
+    probe = cls.new({}, 1) if codec_of(cls).protocol is not Protocol.STDIN else None
     for move in (probe or game).legal_moves():
         if not game.is_legal(move):
             return game.move_text(move) + "\n"
@@ -86,23 +86,23 @@ def illegal_answer(game, rng: random.Random) -> str:  # noqa: ANN001
 
 
 def one_move(name: str, mode: str, args: list[str], rng: random.Random) -> None:
-    cls = get_game(name)
-    if cls.protocol is Protocol.FILE:
+    codec = codec_of(get_game(name))
+    if codec.protocol is Protocol.FILE:
         text = Path(args[0]).read_text()
         args = args[1:]
     else:
         text = sys.stdin.read()
-    game = cls.contest_position(text, args)
+    game = codec.position(text, args)
     move = rng.choice(game.legal_moves())
     bad = illegal_answer(game.copy(), rng)
-    legal = game.copy().contest_reply(move)
+    legal = codec.reply(game.copy(), move)
     sys.stdout.write(misbehave(mode, legal, bad))
 
 
 def session(name: str, mode: str, rng: random.Random) -> None:
-    cls = get_game(name)
-    lines = [sys.stdin.readline().rstrip("\n") for _ in range(cls.session_header_lines)]
-    game = cls.from_session_header(lines)
+    codec = codec_of(get_game(name))
+    lines = [sys.stdin.readline().rstrip("\n") for _ in range(codec.header_lines)]
+    game = codec.from_header(lines)
     made = 0
     for line in sys.stdin:
         text = line.strip()
@@ -113,7 +113,7 @@ def session(name: str, mode: str, rng: random.Random) -> None:
         if game.is_over:
             continue
         move = rng.choice(game.legal_moves())
-        legal = game.session_move_text(move) + "\n"
+        legal = game.move_text(move) + "\n"
         out = legal if made == 0 else misbehave(mode, legal, "AaJj\n")
         game.play(move)
         made += 1
@@ -124,7 +124,7 @@ def session(name: str, mode: str, rng: random.Random) -> None:
 def main() -> None:
     name, mode, *args = sys.argv[1:]
     rng = random.Random(os.getpid())
-    if get_game(name).protocol is Protocol.SESSION:
+    if codec_of(get_game(name)).protocol is Protocol.SESSION:
         session(name, mode, rng)
     else:
         one_move(name, mode, args, rng)

@@ -12,9 +12,11 @@ import pytest
 
 from rules import MoveError, PlainWins, PositionError, Protocol, RulesError, Termination
 from rules.boxing import (
+    CAME_FULL,
     CELLS,
     EMPTY_ARENA,
     HEIGHT,
+    LAST_CELL,
     MARKS,
     MAX_UNUSABLE,
     NATIVE_BYTES,
@@ -30,6 +32,7 @@ from rules.boxing import (
     random_arena,
 )
 from rules.clock import ClockKind
+from rules.codecs.boxing import CODEC as BOXING
 
 SEED = Path(__file__).parents[3] / "shared" / "seeds" / "003_4ea127167fa70811.txt"
 
@@ -66,7 +69,7 @@ def seed_block(heading: str) -> list[str]:
 def test_the_declaration() -> None:
     assert Boxing.name == "boxing" and Boxing.player_count == (2, 8)
     assert Boxing.default_marks == tuple("ABCDEFGH")
-    assert Boxing.protocol is Protocol.STDIN and Boxing.random_start
+    assert BOXING.protocol is Protocol.STDIN and Boxing.random_start
     assert Boxing.clock.kind is ClockKind.MOVE and Boxing.clock.seconds == 1.0
     assert isinstance(Boxing.match_rule, PlainWins)
     assert [s.name for s in Boxing.option_specs] == ["players", "arena", "unusable"]
@@ -274,7 +277,7 @@ def test_whoever_fills_the_last_cell_wins_and_scores_its_marks(players: int) -> 
     winner = len(moves[:-1]) % players
     game.play_text(moves[-1])
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.LAST_CELL
+    assert outcome is not None and outcome.ending == LAST_CELL
     marks = [0] * players
     for i, text in enumerate(moves):
         marks[i % players] += game.parse_move(text)[2] ** 2
@@ -305,7 +308,7 @@ def test_an_arena_that_comes_full_has_no_winner() -> None:
     full = "".join(("AB" * 16 if r % 2 else "o" * WIDTH) + "\n" for r in range(HEIGHT))
     game = Boxing.from_native(full)
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.BOARD_FULL
+    assert outcome is not None and outcome.ending == CAME_FULL
     assert outcome.winners == () and outcome.points == (0, 0) and game.legal_moves() == []
     assert game.largest_box() == 0 and game.to_native() == full
 
@@ -476,23 +479,23 @@ def test_every_printable_mark_but_space_dash_and_o() -> None:
 
 
 def test_the_contest_position_plays_the_mark_it_is_given() -> None:
-    game = Boxing.contest_position(SAMPLE_ARENA, ["A"])
+    game = BOXING.position(SAMPLE_ARENA, ["A"])
     assert game.marks == ("A", "B") and game.to_move == 0
-    game = Boxing.contest_position(PARTIAL_ARENA, ["B"])
+    game = BOXING.position(PARTIAL_ARENA, ["B"])
     assert game.marks == ("A", "B") and game.to_move == 1
-    game = Boxing.contest_position(PARTIAL_ARENA, ["C"])  # a third player joins
+    game = BOXING.position(PARTIAL_ARENA, ["C"])  # a third player joins
     assert game.marks == ("A", "B", "C") and game.to_move == 2
-    game = Boxing.contest_position(EMPTY_ARENA, ["x"])
+    game = BOXING.position(EMPTY_ARENA, ["x"])
     assert game.marks == ("A", "x") and game.seat_name(game.to_move) == "x"
     # the reply: the input with one new box of that mark, 528 bytes
     before = PARTIAL_ARENA
-    game = Boxing.contest_position(before, ["B"])
-    reply = game.contest_reply(game.parse_move("L12x4"))
+    game = BOXING.position(before, ["B"])
+    reply = BOXING.reply(game, game.parse_move("L12x4"))
     assert len(reply.encode("ascii")) == 528
     changed = [i for i, (a, b) in enumerate(zip(before, reply, strict=True)) if a != b]
     assert len(changed) == 16 and all(before[i] == "-" and reply[i] == "B" for i in changed)
     # the same arena, the same key, however it was read
-    assert Boxing.from_native(EMPTY_ARENA).key() == Boxing.contest_position(
+    assert Boxing.from_native(EMPTY_ARENA).key() == BOXING.position(
         EMPTY_ARENA, ["x"]).key()
 
 
@@ -505,15 +508,15 @@ def test_the_contest_position_plays_the_mark_it_is_given() -> None:
 ])
 def test_bad_contest_arguments(args: list[str], message: str) -> None:
     with pytest.raises(PositionError) as err:
-        Boxing.contest_position(SAMPLE_ARENA, args)
+        BOXING.position(SAMPLE_ARENA, args)
     assert message in str(err.value) and len(str(err.value)) < 200
 
 
 def test_a_ninth_mark_is_refused() -> None:
     text = "ABCDEFGH" + EMPTY_ARENA[8:]
-    assert Boxing.contest_position(text, ["H"]).players == 8
+    assert BOXING.position(text, ["H"]).players == 8
     with pytest.raises(PositionError, match="9 players' marks"):
-        Boxing.contest_position(text, ["Z"])
+        BOXING.position(text, ["Z"])
 
 
 # ----- history, copies, keys and saves ---------------------------------------------------------
@@ -536,7 +539,7 @@ def test_undo_copy_and_key_stay_consistent() -> None:
             natives.append(game.to_native())
             assert game.key() == game.to_native().replace("\n", "")
             assert sum(game.cells) + game.vacant + game.start.count("o") == CELLS
-        assert game.outcome is not None and game.outcome.kind is Termination.LAST_CELL
+        assert game.outcome is not None and game.outcome.ending == LAST_CELL
         while game.history:
             game.undo()
             keys.pop()
@@ -548,7 +551,7 @@ def test_undo_copy_and_key_stay_consistent() -> None:
 
 def test_options_and_start_rebuild_the_game_as_a_save_does() -> None:
     cases = [Boxing.new({"players": 4}, seed=3), Boxing.new({"arena": "partial"}),
-             Boxing.from_native(PARTIAL_ARENA), Boxing.contest_position(EMPTY_ARENA, ["x"])]
+             Boxing.from_native(PARTIAL_ARENA), BOXING.position(EMPTY_ARENA, ["x"])]
     for game in cases:
         game.advance(random.Random(1), 3)
         options = json.loads(json.dumps(game.options))
@@ -559,7 +562,7 @@ def test_options_and_start_rebuild_the_game_as_a_save_does() -> None:
         assert again.scores() == game.scores()
     assert Boxing.new({"arena": "partial"}).options == {"players": 2, "marks": "AB",
                                                         "first": "A"}
-    assert Boxing.contest_position(EMPTY_ARENA, ["x"]).options == {"players": 2, "marks": "Ax",
+    assert BOXING.position(EMPTY_ARENA, ["x"]).options == {"players": 2, "marks": "Ax",
                                                                    "first": "x"}
     for bad in ({"marks": "AB"}, {"marks": "AB", "first": "C"}, {"marks": 5, "first": "A"},
                 {"marks": "AA", "first": "A"}, {"marks": "A", "first": "A"},

@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 
-from rules import MoveError, OptionSpec, PositionError, RulesError, get_game
+from rules import MoveError, OptionSpec, PositionError, RulesError, codec_of, get_game
 from rules.base import excerpt
 from rules.pahtum import PahTum
 from rules.pousse import MAX_MOVES, Pousse
@@ -110,7 +110,7 @@ def test_option_spec_takes_plain_whole_numbers_only(raw: object) -> None:
 def test_contest_position_quotes_an_argument_briefly(name: str) -> None:
     cls = get_game(name)
     with pytest.raises(PositionError) as err:
-        cls.contest_position(cls.new(None, seed=0).to_native(), ["a" * 100_000])
+        codec_of(cls).position(cls.new(None, seed=0).to_native(), ["a" * 100_000])
     one_short_line(err)
 
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from rules import MoveError, PositionError, Termination
-from rules.loaps import Loaps, parse_square, square_name
+from rules import MoveError, PositionError
+from rules.loaps import CONNECTION, MOVE_LIMIT_DRAW, NO_MOVES, Loaps, parse_square, square_name
 
 SAMPLES = (  # the seed's three sample input files, as printed there
     "1 1\n1 0 60.0\n2 0 60.0\n.11.11.\n2.....2\n2.....2\n.......\n2.....2\n2.....2\n.11.11.\n",
@@ -200,7 +200,7 @@ def test_mover_connecting_scores_12_and_ends_the_game() -> None:
         2.....2""", points=(3, 2))
     play(game, "b2 b3")  # alone on file b: one square, next to c4
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.CONNECTION
+    assert outcome is not None and outcome.ending == CONNECTION
     assert game.scores() == (15, 2) and outcome.winners == (0,)
 
 
@@ -217,7 +217,7 @@ def test_connection_cases_in_their_order() -> None:
         ......2""", points=(0, 0))
     play(game, "b4 d4")
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.CONNECTION
+    assert outcome is not None and outcome.ending == CONNECTION
     assert game.scores() == (1 + 7 + 12, 0) and outcome.winners == (0,)
     assert "red connected" in outcome.reason
 
@@ -247,7 +247,7 @@ def test_a_capture_that_leaves_the_other_side_connected_gives_it_12() -> None:
         1......""", points=(0, 5))
     play(game, "b4 d4")  # captures d4 (+1 +7); red is not connected; blue's d3 is alone
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.CONNECTION
+    assert outcome is not None and outcome.ending == CONNECTION
     assert game.scores() == (8, 17)
     assert outcome.winners == (1,)  # the capturer ends behind: blue wins on points
     assert "left blue connected" in outcome.reason
@@ -264,7 +264,7 @@ def test_connecting_behind_on_points_loses() -> None:
         2.....2""", number=10, points=(0, 30))
     play(game, "b4 d4")  # +7 on d4, +12 for the connection: 19 against 30
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.CONNECTION
+    assert outcome is not None and outcome.ending == CONNECTION
     assert game.scores() == (19, 30) and outcome.winners == (1,)
     tie = position("""
         .......
@@ -290,7 +290,7 @@ def test_capturing_the_last_piece_is_not_a_connection_and_the_stuck_side_loses()
         1......""", number=20)
     play(game, "b4 d4")  # blue's last piece: blue has none, so it is not connected
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.NO_MOVES
+    assert outcome is not None and outcome.ending == NO_MOVES
     assert outcome.winners == (0,) and game.scores() == (8, 0)
 
 
@@ -308,11 +308,11 @@ def test_fifty_move_draw_whatever_the_points_and_before_no_legal_move() -> None:
         2.....2""", mover=2, number=50, points=(40, 0))
     play(game, "b4 d4")  # blue takes red's last piece with its 50th move: both made 50
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.MOVE_LIMIT
+    assert outcome is not None and outcome.ending == MOVE_LIMIT_DRAW
     assert outcome.is_draw and game.scores() == (40, 8)
     game.undo()
     play(game, "b4 b5")  # a quiet last move: the draw all the same
-    assert game.outcome is not None and game.outcome.kind is Termination.MOVE_LIMIT
+    assert game.outcome is not None and game.outcome.ending == MOVE_LIMIT_DRAW
 
 
 def test_no_legal_move_loses() -> None:
@@ -326,7 +326,7 @@ def test_no_legal_move_loses() -> None:
         ......2""", mover=2, number=20)
     play(game, "b4 b6")  # column b holds 2: b4 to b6; red's a7 is walled in
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.NO_MOVES
+    assert outcome is not None and outcome.ending == NO_MOVES
     assert outcome.winners == (1,) and "red has no legal move" in outcome.reason
     stuck = Loaps.from_native(game.to_native())  # a file with no legal move is over
     assert stuck.is_over and stuck.legal_moves() == []
@@ -347,12 +347,12 @@ def test_undo_restores_everything_over_random_games() -> None:
         while not game.is_over:
             game.play(rng.choice(game.legal_moves()))
             keys.append(game.key())
-        kinds.add(game.outcome.kind)  # type: ignore[union-attr]
+        kinds.add(game.outcome.ending)  # type: ignore[union-attr]
         while game.history:
             keys.pop()
             game.undo()
             assert game.key() == keys[-1] and not game.is_over
-    assert {Termination.CONNECTION, Termination.MOVE_LIMIT} <= kinds
+    assert {CONNECTION, MOVE_LIMIT_DRAW} <= kinds
 
 
 def test_panel_lines_show_the_move_number_and_groups() -> None:

@@ -20,11 +20,12 @@ from rules import (
     TimeControl,
 )
 from rules.match import mark_of, participant_of
-from rules.outcome import outcome_from_json
+from rules.outcome import Ending, outcome_from_json
+from rules.pahtum import BOARD_FULL
 
 
 def win(winner: int | None, points: tuple[int, ...] = (0, 0)) -> Outcome:
-    return Outcome(Termination.BOARD_FULL, () if winner is None else (winner,), points, "")
+    return Outcome(BOARD_FULL, () if winner is None else (winner,), points, "")
 
 
 # ----- clocks -------------------------------------------------------------------------
@@ -75,7 +76,7 @@ def test_time_controls_read_and_write_their_text() -> None:
 
 
 def test_outcomes_round_trip_and_bad_ones_are_refused() -> None:
-    out = Outcome(Termination.TIME, (1, 2), (3, 0, 5), "X ran out of time", loser=0)
+    out = Outcome(Ending.of(Termination.TIME), (1, 2), (3, 0, 5), "X ran out of time", loser=0)
     assert outcome_from_json(out.to_json(), 3) == out
     assert out.winner is None and not out.is_draw and out.won(2)
     v1 = outcome_from_json({"winner": 1, "points": [4, 9], "reason": "board full"}, 2)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rules import MoveError, PositionError, SumOfMargins, Termination, get_game
+from rules import MoveError, PositionError, SumOfMargins, get_game
 from rules.outcome import Outcome
 from rules.pahtum import (
     BLOCK,
+    BOARD_FULL,
     EMPTY,
     RUN_POINTS,
     SAMPLE_BOARD,
@@ -217,7 +218,7 @@ def test_match_is_two_games_scored_by_the_sum_of_margins() -> None:
 
     def full(x: int, o: int) -> Outcome:
         winners = (0,) if x > o else (1,) if o > x else ()
-        return Outcome(Termination.BOARD_FULL, winners, (x, o), "")
+        return Outcome(BOARD_FULL, winners, (x, o), "")
 
     # seed: A (X first) beats B by 10, then B (X in game 2) beats A by 25 -> B wins by 15
     assert rule.standing([full(30, 20), full(40, 15)], 2) == [-15, 15]
@@ -231,6 +232,6 @@ def test_outcome_is_a_value() -> None:
     while not game.is_over:
         game.play(game.legal_moves()[0])
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.BOARD_FULL
+    assert outcome is not None and outcome.ending == BOARD_FULL
     x, o = outcome.points
     assert outcome.winners == ((0,) if x > o else (1,) if o > x else ())

@@ -9,7 +9,7 @@ import pytest
 
 from ai.perft import reference_perft
 from rules import MoveError, PositionError, Termination
-from rules.pillars import DIAGONAL, Pillars, random_pillars, rectangles
+from rules.pillars import DIAGONAL, LAST_CELL, Pillars, random_pillars, rectangles
 
 PILLARS = "".join(f"{r}{r.lower()}\n" for r in "ABCDEFGHIJ")  # the seed's diagonal
 EXAMPLE = PILLARS + "AcBd\n!AeAj\n"  # the seed's example game
@@ -109,7 +109,7 @@ def test_whoever_fills_the_last_cell_loses() -> None:
     (move,) = [m for m in game.legal_moves() if not m[4]]
     game.play(move)
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.LAST_CELL
+    assert outcome is not None and outcome.ending == LAST_CELL
     assert outcome.winners == (1 - last,) and game.legal_moves() == []
     assert outcome.points[1 - last] == 18 and outcome.points[last] == 9
     assert "filled the last cell and loses" in outcome.reason

@@ -8,8 +8,11 @@ from collections import Counter
 
 import pytest
 
-from rules import MoveError, PositionError, Termination, get_game
+from rules import MoveError, PositionError, codec_of, get_game
+from rules.outcome import Ending
 from rules.pousse import (
+    REPETITION,
+    STRAIGHTS,
     Pousse,
     bit_masks,
     full_lines,
@@ -133,7 +136,7 @@ def test_repetition_loses_for_the_mover() -> None:
     seen_reason = 0
     for _ in range(200):
         game = random_game(rng, 4)
-        if game.outcome.kind is not Termination.REPETITION:
+        if game.outcome.ending != REPETITION:
             continue
         seen_reason += 1
         mover = 1 - game.to_move
@@ -194,7 +197,7 @@ class Naive:
         self.n = n
         self.grid = [["."] * n for _ in range(n)]
         self.seen = [(self.text(), 0)]
-        self.over: tuple[Termination, int] | None = None
+        self.over: tuple[Ending, int] | None = None
 
     def text(self) -> str:
         return "".join("".join(row) for row in self.grid)
@@ -217,9 +220,9 @@ class Naive:
         x = sum(all(m == "X" for m in line) for line in lines)
         o = sum(all(m == "O" for m in line) for line in lines)
         if config in self.seen:
-            self.over = (Termination.REPETITION, 1 - mover)
+            self.over = (REPETITION, 1 - mover)
         elif x != o:
-            self.over = (Termination.STRAIGHTS, 0 if x > o else 1)
+            self.over = (STRAIGHTS, 0 if x > o else 1)
         self.seen.append(config)
         self.scores = (x, o)
 
@@ -228,7 +231,7 @@ def test_play_and_undo_match_a_naive_reference() -> None:
     """Random games with random undos on every size class: board, scores and the end
     (straights or repetition) always equal the naive model replayed from the start."""
     rng = random.Random(7)
-    endings: Counter[Termination] = Counter()
+    endings: Counter[Ending] = Counter()
     for trial in range(120):
         n = rng.choice([4, 5, 6, 9, 20])
         game = Pousse.new({"size": n})
@@ -246,12 +249,12 @@ def test_play_and_undo_match_a_naive_reference() -> None:
             naive = states[-1]
             assert "".join(game.board) == naive.text()
             ended = game.outcome
-            assert (ended.kind, ended.winner) == naive.over if ended else naive.over is None
+            assert (ended.ending, ended.winner) == naive.over if ended else naive.over is None
             if game.history:
                 assert game.scores() == naive.scores
         if game.outcome:
-            endings[game.outcome.kind] += 1
-    assert endings[Termination.REPETITION] > 3 and endings[Termination.STRAIGHTS] > 3
+            endings[game.outcome.ending] += 1
+    assert endings[REPETITION] > 3 and endings[STRAIGHTS] > 3
 
 
 def test_bit_mask_straights_match_the_plain_count() -> None:
@@ -316,7 +319,7 @@ def test_native_round_trip_and_start() -> None:
     start = Pousse.from_start(game.options, game.start_native())
     assert start.size == 5 and start.history == []
     reply = game.copy()
-    assert reply.contest_reply(("T", 1)) == "T1\n"
+    assert codec_of(Pousse).reply(reply, ("T", 1)) == "T1\n"
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -348,7 +351,7 @@ def test_preview_changes_nothing_and_flags_repetition() -> None:
                 probe.play(move)
                 assert p.board == tuple(probe.board) and p.outcome == probe.outcome
                 assert p.repeats == (probe.outcome is not None
-                                     and probe.outcome.kind is Termination.REPETITION)
+                                     and probe.outcome.ending == REPETITION)
                 flagged += p.repeats
             assert game.key() == key and game.history == hist
             game.play(rng.choice(game.legal_moves()))

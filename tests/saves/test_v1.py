@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from rules import ClockKind, PlayerSpec, Termination, get_game
+from rules import ClockKind, PlayerSpec, get_game
+from rules.pousse import REPETITION
 from saves.format import VERSION, SaveError, doc_from_game, dumps, loads, restore
 
 # Pah-Tum on the sample board, in the return game of its match: the first game went 14 to 9.
@@ -107,7 +108,7 @@ def test_pousse_repetition_loads() -> None:
     expected.replay(["L1"] * 7)
     assert game.to_native() == expected.to_native() and game.key() == expected.key()
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.REPETITION
+    assert outcome is not None and outcome.ending == REPETITION
     assert outcome.winners == (1,) and outcome.points == (0, 0)
     # restored, the doc is a current one: it names the way the game ended
     assert doc.version == VERSION and doc.result == outcome
@@ -160,4 +161,4 @@ def test_v1_result_is_checked_by_winner_and_points() -> None:
     with pytest.raises(SaveError, match="hand-edited"):
         restore(loads(json.dumps(data)))
     data["result"] = {"winner": 1, "points": [0, 0], "reason": "any words at all"}
-    assert restore(loads(json.dumps(data))).outcome.kind is Termination.REPETITION
+    assert restore(loads(json.dumps(data))).outcome.ending == REPETITION

@@ -12,7 +12,7 @@ from conftest import Host
 from rich.cells import cell_len
 
 from rules import PlayerSpec, Termination
-from rules.pousse import Pousse
+from rules.pousse import REPETITION, Pousse
 from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
@@ -257,7 +257,7 @@ def test_the_result_names_the_deciding_rule_by_the_outcome_kind() -> None:
         "X wins with 1 straight to 0", "Rule: more straights wins",
         "X 1 straight: row 1", "O 0 straights"]
     repeated = pousse(5, ["L1"] * 7)
-    assert repeated.outcome.kind is Termination.REPETITION
+    assert repeated.outcome.ending == REPETITION
     assert PousseBoard.describe_result(repeated)[1] == (
         "Rule: repeating a position loses for the mover")
     # a forfeit is no rule of the board, whatever its reason says

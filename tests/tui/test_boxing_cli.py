@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from rules import PlayerSpec, Termination
+from rules import PlayerSpec
 from rules.boxing import (
     CELLS,
     HEIGHT,
+    LAST_CELL,
     NATIVE_BYTES,
     SAMPLE_ARENA,
     VACANT,
@@ -31,6 +32,7 @@ from rules.boxing import (
     BoxMove,
     native,
 )
+from rules.codecs.boxing import CODEC as BOXING
 from tests.tui.test_cli import assert_user_error, leaf_counts, run, ui  # noqa: F401 - a fixture
 from tests.tui.test_contest import FakeEngine, FakeTime
 from tui.play import contest
@@ -105,7 +107,7 @@ def checked_step(game: Boxing, before: str, after: str) -> BoxMove:
     the arena, and in the game's own turn order."""
     mark = game.marks[game.to_move]
     move = new_box(before, after, mark)
-    fresh = Boxing.contest_position(before, [mark])
+    fresh = BOXING.position(before, [mark])
     fresh.play(move)  # MoveError (saying why) if it is not legal
     assert fresh.to_native() == after
     game.play(move)
@@ -153,7 +155,7 @@ def test_one_move_on_the_sample_arena_is_one_new_box() -> None:
     quiet(done)
     assert len(done.out) == NATIVE_BYTES
     r, c, k = new_box(SAMPLE_ARENA, done.stdout, "A")
-    assert Boxing.contest_position(SAMPLE_ARENA, ["A"]).is_legal((r, c, k))
+    assert BOXING.position(SAMPLE_ARENA, ["A"]).is_legal((r, c, k))
     print(f"\narena move boxing A on the sample arena: {Boxing().move_text((r, c, k))} "
           f"in {done.seconds:.3f} s")
 
@@ -219,7 +221,7 @@ def whole_game(players: int, seed: int, rows: int, cols: int) -> tuple[list[BoxM
     start = len(game.history)
     moves, seconds = pipe_game(game)
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.LAST_CELL
+    assert outcome is not None and outcome.ending == LAST_CELL
     winner = (start + len(moves) - 1 + game.first) % players
     assert outcome.winners == (winner,)
     assert outcome.points[winner] == game.to_native().count(game.marks[winner])
@@ -266,10 +268,10 @@ def test_the_search_gets_the_second_less_start_up_and_exit(age: float, search: f
     """What the process's clock does with the 1 s (the check behind the wall times)."""
     engine = FakeEngine(FakeTime())
     out = io.StringIO()
-    contest.run(contest.Contest(Boxing, ["B"], "max", None, lambda seconds: engine,
+    contest.run(contest.Contest(BOXING, ["B"], "max", None, lambda seconds: engine,
                                 io.StringIO(SAMPLE_ARENA), out, age=lambda: age))
     assert engine.seconds == [pytest.approx(search)]
-    assert contest.process_seconds(contest.Contest(Boxing, ["B"], "max", None,
+    assert contest.process_seconds(contest.Contest(BOXING, ["B"], "max", None,
                                                    lambda seconds: engine, None, out),
                                    Boxing.new()) == pytest.approx(0.9)
     new_box(SAMPLE_ARENA, out.getvalue(), "B")

@@ -1,8 +1,8 @@
-"""The contest protocols of `arena move`, run in-process on test-only games.
+"""The contest protocols of `arena move`, run in-process on test-only codecs.
 
-Pah-Tum and Pousse both take their position on stdin; the classes below
+Pah-Tum and Pousse both take their position on stdin; the codecs below
 declare the other protocols on the same rules, so that the file and the
-whole-game protocols are tested before a game that needs them exists. The
+whole-game protocols are tested apart from the games that need them. The
 engine is a fake that records the time it is given and plays scripted moves;
 a fake time source makes the clock arithmetic exact.
 """
@@ -23,7 +23,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from rules import ClockKind, Game, Protocol, RulesError, TimeControl
+from rules import ClockKind, Codec, Game, Protocol, RulesError, TimeControl, codec_of
+from rules.codecs import LineCodec, PositionCodec
 from rules.pahtum import SAMPLE_BOARD, PahTum
 from rules.pousse import Pousse
 from tui.play import contest
@@ -56,49 +57,68 @@ def shared(left: float, moves: int, age: float = AGE) -> float:
     return searched((left - moves * per_move) / moves * 0.8 - 0.05 + per_move, age)
 
 
-class FilePahTum(PahTum):
+class FilePositions(PositionCodec[Game]):
     protocol = Protocol.FILE
 
 
-class FilePousse(Pousse):
+class FileLines(LineCodec[Game]):
     protocol = Protocol.FILE
 
 
-class ClockedFilePahTum(FilePahTum):
-    """A game clock, and a position that says what the mover has left (as LOAPS's does)."""
+FilePahTum = FilePositions(PahTum)
+FilePousse = FileLines(Pousse)
 
+
+class ClockedPahTum(PahTum):
     clock = TimeControl(ClockKind.GAME, 60.0)
+
+
+class ClockedFile(FilePositions):
+    """A position that says what the mover has left (as LOAPS's does)."""
+
     seconds_left: ClassVar[float | None] = 30.0
 
-    def start_seconds_left(self) -> tuple[float, ...] | None:
+    def start_seconds_left(self, game: Game) -> tuple[float, ...] | None:
         left = self.seconds_left
         return None if left is None else (left, left)
 
 
-class ClockedFilePousse(FilePousse):
-    """A game clock and a position that does not say what is left."""
+ClockedFilePahTum = ClockedFile(ClockedPahTum)  # a game clock; the position says what is left
 
+
+class ClockedPousse(Pousse):
     clock = TimeControl(ClockKind.GAME, 60.0)
 
 
-class SessionPousse(Pousse):
-    """The whole game over stdin/stdout; the jury's one header line is the size."""
+ClockedFilePousse = FileLines(ClockedPousse)  # a game clock; the position does not say
+
+
+class Sessions(LineCodec[Game]):
+    """The whole game over stdin/stdout; the jury's one header line is Pousse's size."""
 
     protocol = Protocol.SESSION
-    session_header_lines = 1
+    header_lines = 1
+
+
+class TimedPousse(Pousse):
     clock = TimeControl(ClockKind.GAME, 10.0)
 
 
-class UntimedSessionPousse(SessionPousse):
+class UntimedPousse(Pousse):
     clock = TimeControl.none()
 
 
-class SessionPahTum(PahTum):
-    """The whole game over stdin/stdout; the header is the 7 board lines."""
+SessionPousse = Sessions(TimedPousse)
+UntimedSessionPousse = Sessions(UntimedPousse)
 
-    protocol = Protocol.SESSION
-    session_header_lines = 7
-    clock = TimeControl(ClockKind.MOVE, 10.0)
+
+class BoardSessions(Sessions):
+    """The whole game over stdin/stdout; the header is Pah-Tum's 7 board lines."""
+
+    header_lines = 7
+
+
+SessionPahTum = BoardSessions(PahTum)  # the contest's 10 s a move
 
 
 @dataclass
@@ -149,11 +169,12 @@ class Run:
     loads: list[int]  # one entry per time the engine was loaded
 
 
-def play(cls: type[Game], stdin: str | io.StringIO, args: Sequence[str] = (), *,
+def play(cls: type[Game] | Codec[Any], stdin: str | io.StringIO, args: Sequence[str] = (), *,
          level: str = "max", time_limit: float | None = None, script: Sequence[str] = (),
          think: float = 0.0, now: FakeTime | None = None,
          loads: list[int] | None = None) -> Run:
-    """Run the contest program for `cls` through the protocol table, as `arena move` does."""
+    """Run the contest program for `cls` (a game, or a test's codec) through the protocol
+    table, as `arena move` does."""
     clock = now or FakeTime()
     engine = FakeEngine(clock, list(script), think)
     out = io.StringIO()
@@ -164,15 +185,16 @@ def play(cls: type[Game], stdin: str | io.StringIO, args: Sequence[str] = (), *,
         return engine
 
     contest.run(Contest(
-        game_class=cls, args=list(args), level=level, time_limit=time_limit, engine=load,
+        codec=cls if isinstance(cls, Codec) else codec_of(cls), args=list(args), level=level,
+        time_limit=time_limit, engine=load,
         stdin=io.StringIO(stdin) if isinstance(stdin, str) else stdin, stdout=out,
         age=lambda: AGE, now=clock,
     ))
     return Run(engine, out, loads)
 
 
-def refused(cls: type[Game], stdin: str, args: Sequence[str] = (), *, searched: bool = False,
-            **kwargs: Any) -> str:
+def refused(cls: type[Game] | Codec[Any], stdin: str, args: Sequence[str] = (), *,
+            searched: bool = False, **kwargs: Any) -> str:
     """The one-line error the run ends with; unless `searched`, the engine (Numba) was
     never loaded: bad input is refused before the expensive part."""
     loads: list[int] = []
@@ -232,8 +254,8 @@ def test_stdin_refuses_bytes_that_are_not_text_and_a_closed_stdin() -> None:
     with pytest.raises(ContestError, match="not text"):
         play(PahTum, Binary())
     with pytest.raises(ContestError, match="no input"):
-        contest.run(Contest(PahTum, [], "max", None, lambda seconds: FakeEngine(FakeTime()), None,
-                            io.StringIO()))
+        contest.run(Contest(codec_of(PahTum), [], "max", None,
+                            lambda seconds: FakeEngine(FakeTime()), None, io.StringIO()))
 
 
 # ----- FILE -----------------------------------------------------------------------------
@@ -261,11 +283,11 @@ def test_file_game_clock_uses_what_the_position_says_is_left(tmp_path: Path) -> 
     # clock's safety share, less start-up and the exit margin
     run = play(ClockedFilePahTum, "", [str(board)])
     assert run.engine.seconds == [pytest.approx(shared(30, 24))]
-    ClockedFilePahTum.seconds_left = None  # the position does not say: the whole clock
+    ClockedFile.seconds_left = None  # the position does not say: the whole clock
     try:
         run = play(ClockedFilePahTum, "", [str(board)])
     finally:
-        ClockedFilePahTum.seconds_left = 30.0
+        ClockedFile.seconds_left = 30.0
     assert run.engine.seconds == [pytest.approx(shared(60, 24))]
 
     # 10 moves each made: 40 - 10 left; 30 each: never below half of 40
@@ -389,7 +411,7 @@ def test_session_stops_searching_once_the_game_is_over() -> None:
         (SessionPousse, "5\nL6\n", (), "line 2: bad move 'L6': "),
     ],
 )
-def test_session_refusals(cls: type[Game], stdin: str, args: tuple[str, ...],
+def test_session_refusals(cls: Codec[Any], stdin: str, args: tuple[str, ...],
                           message: str) -> None:
     assert refused(cls, stdin, args).startswith(message)
 
@@ -406,16 +428,19 @@ SESSION_PROGRAM = """
 import sys
 from ai.engine import get_engine
 from rules import ClockKind, Protocol, TimeControl
+from rules.codecs import LineCodec
 from rules.pousse import Pousse
 from tui.play import contest
 
-class SessionPousse(Pousse):
-    protocol = Protocol.SESSION
-    session_header_lines = 1
+class TimedPousse(Pousse):
     clock = TimeControl(ClockKind.GAME, 10.0)
 
-contest.run(contest.Contest(SessionPousse, [], "easy", None, lambda seconds: get_engine("pousse"),
-                            sys.stdin, sys.stdout))
+class Sessions(LineCodec):
+    protocol = Protocol.SESSION
+    header_lines = 1
+
+contest.run(contest.Contest(Sessions(TimedPousse), [], "easy", None,
+                            lambda seconds: get_engine("pousse"), sys.stdin, sys.stdout))
 """
 
 

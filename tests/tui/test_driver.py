@@ -18,6 +18,7 @@ import pytest
 from ai.strength import start_position
 from rules import MoveError, PlayerSpec, TimeControl, game_names, get_game
 from rules.outcome import Termination
+from rules.pousse import REPETITION
 from tui.play.driver import Driver
 from tui.play.players import Computed, Player, Verdict
 from tui.play.seats import make_player
@@ -55,8 +56,8 @@ def test_pousse_games_end_by_repetition_or_straights_never_a_draw() -> None:
         game = start_position(get_game("pousse"), {"size": 4}, seed)
         outcome = driver_for(game, [RANDOM, RANDOM], rng=random.Random(seed)).play_game()
         assert not outcome.is_draw
-        kinds.add(outcome.kind)
-    assert Termination.REPETITION in kinds
+        kinds.add(outcome.ending)
+    assert REPETITION in kinds
 
 
 def test_a_watched_games_pause_is_nobodys_time() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import Clock, ClockKind, Game, TimeControl, get_game
+from rules import Clock, ClockKind, Game, TimeControl, codec_of, get_game
 from tests.processes import group_gone, pid_gone
 from tui.play.jury import Cancelled, OutOfStep, ProgramPlayer, program_player
 from tui.play.programs import CommandError
@@ -158,21 +158,23 @@ def test_a_claim_reaches_the_other_program_without_its_bang() -> None:
     cls = get_game("pillars")
     game = cls.new({}, 6)
     claim = next(m for m in game.legal_moves() if game.move_text(m).startswith("!"))
-    assert not game.relayed_move_text(claim).startswith("!")
-    assert "!" + game.relayed_move_text(claim) == game.move_text(claim)
+    codec = codec_of(cls)
+    assert not codec.relayed_move_text(game, claim).startswith("!")
+    assert "!" + codec.relayed_move_text(game, claim) == game.move_text(claim)
 
 
 def test_boxing_gets_its_mark_and_a_box_of_another_mark_is_illegal() -> None:
     cls = get_game("boxing")
     game = cls.new({"arena": "empty"}, 1)
     game.play(game.parse_move("A1x2"))
-    assert game.contest_args() == ["B"]
+    codec = codec_of(cls)
+    assert codec.args(game) == ["B"]
     after = game.copy()
     after.play(after.parse_move("C3x2"))
     wrong = after.to_native().replace("B", "A")
     with pytest.raises(ValueError, match="marked 'A', not 'B'"):
-        game.jury_move(wrong)
-    assert game.jury_move(after.to_native()) == game.parse_move("C3x2")
+        codec.judge(game, wrong)
+    assert codec.judge(game, after.to_native()) == game.parse_move("C3x2")
 
 
 def test_a_command_that_names_no_program_is_refused_before_any_game() -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rules import Clock, ClockKind, Game, MalformedReply, MoveError, TimeControl, get_game
+from rules import Clock, ClockKind, MalformedReply, MoveError, TimeControl, codec_of, get_game
+from rules.codecs import LineCodec
 from tests.processes import eventually_none, running
 from tests.tui.test_jury import play
 from tui.play import reaper
@@ -112,7 +113,7 @@ def test_output_a_lenient_reader_would_take_is_malformed_from_a_program(
                     Clock.start(TimeControl(cls.clock.kind, 30.0), 2), 40)
     last = verdicts[-1]
     assert last.fault == "malformed", last
-    if cls.contest_reply is not Game.contest_reply:  # a line: the reason names the fault
+    if isinstance(codec_of(cls), LineCodec):  # a line: the reason names the fault
         assert words in last.reason, last
 
 
@@ -125,7 +126,7 @@ def test_output_a_lenient_reader_would_take_is_malformed_from_a_program(
 def test_each_inexact_line_is_named(name: str, reply: str, words: str) -> None:
     game = get_game(name).new({}, 0)
     with pytest.raises(MalformedReply, match=words):
-        game.jury_move(reply)
+        codec_of(type(game)).judge(game, reply)
 
 
 @pytest.mark.parametrize("name", ["pahtum", "loaps", "pousse", "boxing", "pillars"])
@@ -136,17 +137,18 @@ def test_the_exact_reply_is_taken_with_or_without_a_one_move_programs_last_newli
     if name == "pillars":
         game = get_game(name).new({}, 0)
         move = next(m for m in game.legal_moves() if not m[4])
-    reply = game.copy().contest_reply(move) if name not in ("pillars",) else (
+    codec = codec_of(type(game))
+    reply = codec.reply(game.copy(), move) if name not in ("pillars",) else (
         game.move_text(move) + "\n")
-    assert game.jury_move(reply) == move
+    assert codec.judge(game, reply) == move
     if name in ("loaps", "pousse", "pillars"):  # a line: its exit ends it
-        assert game.jury_move(reply.removesuffix("\n")) == move
+        assert codec.judge(game, reply.removesuffix("\n")) == move
     else:  # a position: each of its lines ends with a newline
         with pytest.raises(MalformedReply, match="newline"):
-            game.jury_move(reply.removesuffix("\n"))
+            codec.judge(game, reply.removesuffix("\n"))
 
 
 def test_a_well_written_move_off_the_board_is_illegal_not_malformed() -> None:
     game = get_game("pousse").new({"size": "6"}, 0)
     with pytest.raises(MoveError):
-        game.jury_move("L9\n")
+        codec_of(type(game)).judge(game, "L9\n")

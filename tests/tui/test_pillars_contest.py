@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rules import MoveError, Termination
-from rules.pillars import Pillars
+from rules import MoveError
+from rules.pillars import LAST_CELL, Pillars
 from tests.tui.test_contest import AGE, FakeTime, TimedLines, play, refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,7 +184,7 @@ def compiled() -> None:
 def test_arena_against_itself_through_pipes(compiled: None) -> None:
     game, players = jury(arena_move("hard"), arena_move("hard"), Pillars.new(seed=4).to_native())
     outcome = game.outcome
-    assert outcome is not None and outcome.kind is Termination.LAST_CELL
+    assert outcome is not None and outcome.ending == LAST_CELL
     assert sum(outcome.points) in range(9, 37)
     # the jury's clock: neither ran out of its 5 s (start-up included)
     assert all(p.spent < CONTEST_SECONDS for p in players), [p.spent for p in players]

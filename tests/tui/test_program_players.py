@@ -17,6 +17,7 @@ from textual.widgets import Input, Select, Static
 
 from rules import ClockKind, PlayerSpec, RulesError, TimeControl, get_game
 from rules.outcome import Termination
+from rules.pahtum import BOARD_FULL
 from tests.processes import group_gone
 from tui import cli
 from tui.app import ArenaApp
@@ -99,7 +100,7 @@ async def test_two_programs_are_watched_to_the_end_at_pace_zero() -> None:
         assert screen.pace_index == 0
         await wait_for(pilot, lambda: isinstance(app.screen, ResultScreen), 20.0)
         game = screen.session.game
-        assert game.outcome is not None and game.outcome.kind is Termination.BOARD_FULL
+        assert game.outcome is not None and game.outcome.ending == BOARD_FULL
         assert not game.legal_moves()
         assert app.services.programs == 0  # closed with the game
 

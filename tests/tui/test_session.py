@@ -17,7 +17,7 @@ from rules import (
     Termination,
     TimeControl,
 )
-from rules.pahtum import EMPTY, PahTum, score
+from rules.pahtum import BOARD_FULL, EMPTY, PahTum, score
 from tui.play.session import Session
 
 HUMAN, AI = PlayerSpec.human(), PlayerSpec.ai("easy")
@@ -222,7 +222,7 @@ class ThreeTum(PahTum):
         points = self.scores()
         best = [p for p, v in enumerate(points) if v == max(points)]
         winners = tuple(best) if len(best) == 1 else ()
-        return Outcome(Termination.BOARD_FULL, winners, points, "board full")
+        return Outcome(BOARD_FULL, winners, points, "board full")
 
 
 def test_three_participants_take_turns_and_rotate_seats() -> None:

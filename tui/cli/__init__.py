@@ -108,7 +108,7 @@ def fast_move(game: str, args: list[str], level: str, time_text: str | None) -> 
     console.handle_signals()
     code = 0
     try:
-        from rules import RulesError, get_game
+        from rules import RulesError, codec_of, get_game
         from tui.play import contest
 
         try:
@@ -118,7 +118,7 @@ def fast_move(game: str, args: list[str], level: str, time_text: str | None) -> 
             if sys.stdout is None:
                 raise RulesError("standard output is closed: nowhere to write the reply")
             console.in_worker(lambda: contest.run(contest.Contest(
-                game_class=cls, args=args, level=chosen, time_limit=seconds,
+                codec=codec_of(cls), args=args, level=chosen, time_limit=seconds,
                 engine=lambda s: contest.contest_engine(
                     cls.name, s, lambda: console.jit_engine(cls.name)),
                 stdin=sys.stdin, stdout=sys.stdout, age=contest.process_age)))

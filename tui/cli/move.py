@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 import tui.cli.console as console
-from rules import RulesError
+from rules import RulesError, codec_of
 from tui.cli.common import (
     GAME_HELP,
     LEVEL_HELP,
@@ -58,7 +58,7 @@ def move(
         if sys.stdout is None:
             raise RulesError("standard output is closed: nowhere to write the reply")
         in_worker(lambda: contest.run(contest.Contest(
-            game_class=cls,
+            codec=codec_of(cls),
             args=list(args or ()),
             level=chosen_level,
             time_limit=seconds,

@@ -1,6 +1,7 @@
-"""`arena move GAME`: the game's contest program, speaking the protocol the game declares.
+"""`arena move GAME`: the game's contest program, speaking its codec's protocol.
 
-Three protocols (`rules.base.Protocol`), one function each, chosen through `PROTOCOLS`:
+Three protocols (`rules.codecs.Protocol`), one function each, chosen through `PROTOCOLS`;
+the game's codec (`rules.codecs`) reads the position and writes the reply:
 
 - STDIN: one process per move; the position on stdin, the reply on stdout.
 - FILE: one process per move; the position file's path is the first argument.
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 from typing import Protocol as Interface
 
-from rules import Clock, ClockKind, Game, Protocol, RulesError
+from rules import Clock, ClockKind, Codec, Game, Protocol, RulesError
 
 # What a per-move contest process may spend, start-up included, of the game's limit (the
 # jury's own measure adds the process's creation and the pipes), and what it keeps back:
@@ -71,9 +72,10 @@ def process_age() -> float:
 
 @dataclass
 class Contest:
-    """One run of the contest program: the game, its arguments, the streams, the timing."""
+    """One run of the contest program: the game's codec, its arguments, the streams, the
+    timing."""
 
-    game_class: type[Game]
+    codec: Codec[Any]  # the game's (`rules.codec_of`), or a test's
     args: Sequence[str]
     level: str
     time_limit: float | None  # `--time`: wall-clock seconds for a move, overriding the clock
@@ -86,13 +88,17 @@ class Contest:
     now: Callable[[], float] = field(default=time.perf_counter)
 
     @property
+    def game_class(self) -> type[Game]:
+        return self.codec.game_class
+
+    @property
     def title(self) -> str:
         return self.game_class.title
 
 
 def run(contest: Contest) -> None:
-    """Play the contest program's part in the protocol its game declares."""
-    PROTOCOLS[contest.game_class.protocol](contest)
+    """Play the contest program's part in the protocol its game's codec declares."""
+    PROTOCOLS[contest.codec.protocol](contest)
 
 
 # ----- time ------------------------------------------------------------------------
@@ -111,7 +117,7 @@ def process_seconds(contest: Contest, position: Game, start_up: float = 0.0
         return control.seconds * TIME_SHARE
     if control.kind is ClockKind.GAME:
         player = position.to_move
-        left = position.start_seconds_left()
+        left = contest.codec.start_seconds_left(position)
         have = control.seconds if left is None else left[player]
         moves = max(1, position.moves_left_estimate(player))
         per_move = max(start_up, START_UP) + EXIT_RESERVE
@@ -180,18 +186,18 @@ def read_all(stream: IO[str] | None) -> str:
 
 
 def play_stdin(contest: Contest) -> None:
-    cls = contest.game_class
+    codec = contest.codec
     text = read_all(contest.stdin)
     try:
-        position = cls.contest_position(text, contest.args)
+        position = codec.position(text, contest.args)
     except RulesError as err:
-        raise ContestError(f"bad {cls.title} position on stdin: {err}") from None
-    idle = position.contest_idle_reply() if position.is_over else None
-    if idle is not None:  # nothing to move, and the game says what to print then
+        raise ContestError(f"bad {contest.title} position on stdin: {err}") from None
+    idle = codec.idle_reply(position) if position.is_over else None
+    if idle is not None:  # nothing to move, and the codec says what to print then
         _write(contest, idle)
         return
     move = _search(contest, position)
-    _write(contest, position.contest_reply(move))
+    _write(contest, codec.reply(position, move))
 
 
 # ----- FILE: the position file's path as the first argument ---------------------------
@@ -209,19 +215,19 @@ def read_position_file(path: Path) -> str:
 
 def play_file(contest: Contest) -> None:
     """The position file named by the first argument; without one, the same text on stdin."""
-    cls = contest.game_class
+    codec = contest.codec
     if contest.args:
         path, *rest = contest.args
         text, where = read_position_file(Path(path)), str(path)
     else:
         text, rest, where = read_all(contest.stdin), [], "on stdin"
     try:
-        position = cls.contest_position(text, rest)
+        position = codec.position(text, rest)
     except RulesError as err:
         where = where if where == "on stdin" else f"in {where}"
-        raise ContestError(f"bad {cls.title} position {where}: {err}") from None
+        raise ContestError(f"bad {contest.title} position {where}: {err}") from None
     move = _search(contest, position)
-    _write(contest, position.contest_reply(move))
+    _write(contest, codec.reply(position, move))
 
 
 # ----- SESSION: one process for the whole game ------------------------------------------
@@ -242,20 +248,20 @@ def _read_line(contest: Contest) -> str | None:
 
 
 def _session_game(contest: Contest) -> Game:
-    cls = contest.game_class
+    codec, title = contest.codec, contest.title
     if contest.args:
-        raise ContestError(f"{cls.title} takes no argument here, not {excerpt(contest.args[0])}")
+        raise ContestError(f"{title} takes no argument here, not {excerpt(contest.args[0])}")
     lines: list[str] = []
-    while len(lines) < cls.session_header_lines:
+    while len(lines) < codec.header_lines:
         line = _read_line(contest)
         if line is None:
             raise ContestError(f"the input ended after {len(lines)} of the "
-                               f"{cls.session_header_lines} lines that set up the game")
+                               f"{codec.header_lines} lines that set up the game")
         lines.append(line)
     try:
-        return cls.from_session_header(lines)
+        return codec.from_header(lines)
     except RulesError as err:
-        raise ContestError(f"bad {cls.title} game set-up: {err}") from None
+        raise ContestError(f"bad {title} game set-up: {err}") from None
 
 
 def play_session(contest: Contest) -> None:
@@ -264,14 +270,13 @@ def play_session(contest: Contest) -> None:
     Our clock is charged from the moment a line reaches us to the moment our
     reply is out; the first reply is also charged the process's start-up.
     """
-    cls = contest.game_class
     game = _session_game(contest)
-    clock = Clock.start(cls.clock, game.players)
+    clock = Clock.start(contest.game_class.clock, game.players)
     start_up = contest.age()
     engine: Chooser | None = None
     made = 0  # our moves so far
     begun = False  # whether Start or a move has come
-    number = cls.session_header_lines
+    number = contest.codec.header_lines
     while (line := _read_line(contest)) is not None:
         began = contest.now()
         number += 1
@@ -299,7 +304,7 @@ def play_session(contest: Contest) -> None:
             seconds = _session_seconds(contest, clock, game, player,
                                        contest.now() - began + extra)
         move = engine.choose(game, contest.level, seconds).move
-        reply = game.session_move_text(move)  # the text of the move from this position
+        reply = game.move_text(move)  # the text of the move from this position
         game.play(move)
         _write(contest, reply + "\n")
         clock.charge(player, contest.now() - began + extra)

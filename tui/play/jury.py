@@ -3,10 +3,11 @@
 A `ProgramPlayer` is asked for one move at a time (`move(game, clock)`) and gives a
 `Verdict`: the move, or the fault that loses the game (an illegal or malformed answer,
 a crash, a non-zero exit, a timeout, a command that does not start), with the exact
-output. The game's declared `Protocol` chooses the driver:
+output. The game's codec (`rules.codecs`) speaks its format, and its `Protocol` chooses
+the driver:
 
-- STDIN: one process per move, the native position on stdin (and the game's
-  `contest_args`, such as the mark to play, as arguments);
+- STDIN: one process per move, the native position on stdin (and the codec's `args`,
+  such as the mark to play, as arguments);
 - FILE: one process per move, the path of a file holding the native position (with
   the clocks, where the format has them) as the argument;
 - SESSION: one process for the whole game, lines both ways: the set-up lines, then
@@ -30,7 +31,7 @@ from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from rules import Clock, Game, MalformedReply, MoveError, Protocol
+from rules import Clock, Codec, Game, MalformedReply, MoveError, Protocol, codec_of
 from tui.play import reaper
 from tui.play.players import Player, Verdict
 from tui.play.programs import OUTPUT_LIMIT, Fault, Reply, kill_group, parse_command, run_once
@@ -56,14 +57,14 @@ def quote(text: str) -> str:
     return shown + "..." if len(text) > SHOWN else shown
 
 
-def judge(game: Game, output: str, seconds: float, limit: float | None,
+def judge(codec: Codec[Any], game: Game, output: str, seconds: float, limit: float | None,
           stderr: str = "") -> Verdict:
     """The verdict on a program's whole answer for `game` (not yet played)."""
     if limit is not None and seconds > limit:
         return Verdict(None, seconds, output, "timeout",
                        f"answered after {seconds:.2f} s, over its {limit:.2f} s", stderr)
     try:
-        move = game.jury_move(output)
+        move = codec.judge(game, output)
     except MalformedReply as err:
         return Verdict(None, seconds, output, "malformed", f"answered {quote(output)}: {err}",
                        stderr)
@@ -102,9 +103,12 @@ def too_large(seconds: float, output: str, stderr: str) -> Verdict:
 
 
 class ProgramPlayer(Player):
-    """One contest program playing one seat; `move` runs in a worker thread."""
+    """One contest program playing one seat in its game's format (`codec`); `move` runs
+    in a worker thread."""
 
-    def __init__(self, argv: Sequence[str], cwd: Path | None = None) -> None:
+    def __init__(self, codec: Codec[Any], argv: Sequence[str], cwd: Path | None = None
+                 ) -> None:
+        self.codec = codec
         self.argv = list(argv)
         self.cwd = cwd
         self._lock = threading.Lock()
@@ -162,20 +166,16 @@ def _limit(game: Game, clock: Clock) -> float | None:
 class OneMoveProgram(ProgramPlayer):
     """STDIN and FILE: a new process for every move."""
 
-    def __init__(self, argv: Sequence[str], cwd: Path | None = None,
-                 file: bool = False) -> None:
-        super().__init__(argv, cwd)
-        self.file = file
-
     def move(self, game: Game, clock: Clock, stop: Any = None, info: Any = None) -> Verdict:
         call = self._begin()
         limit = _limit(game, clock)
+        codec = self.codec
         with tempfile.TemporaryDirectory(prefix="move-", dir=reaper.folder()) as folder:
-            args, stdin = list(game.contest_args()), game.to_native()
-            if self.file:
+            args, stdin = list(codec.args(game)), game.to_native()
+            if codec.protocol is Protocol.FILE:
                 path = Path(folder) / "position.txt"
                 left = [clock.left(p) for p in range(game.players)]
-                path.write_text(game.native_text(left), encoding="utf-8")
+                path.write_text(codec.native_text(game, left), encoding="utf-8")
                 args, stdin = [str(path), *args], ""
             reply = run_once(self.argv + args, stdin, limit, self.cwd,
                              started=lambda proc: self._started(call, proc))
@@ -183,14 +183,15 @@ class OneMoveProgram(ProgramPlayer):
         bad = fault_verdict(reply, limit)
         if bad is not None:
             return bad
-        return judge(game, reply.stdout, reply.seconds, limit, reply.stderr)
+        return judge(codec, game, reply.stdout, reply.seconds, limit, reply.stderr)
 
 
 class SessionProgram(ProgramPlayer):
     """SESSION: one process for the whole game; it is told the other side's moves."""
 
-    def __init__(self, argv: Sequence[str], cwd: Path | None = None) -> None:
-        super().__init__(argv, cwd)
+    def __init__(self, codec: Codec[Any], argv: Sequence[str], cwd: Path | None = None
+                 ) -> None:
+        super().__init__(codec, argv, cwd)
         self._known: list[Hashable] = []  # the moves the program has seen or made
         self._mine = 0  # how many of them it made
         self._buffer = b""
@@ -235,7 +236,7 @@ class SessionProgram(ProgramPlayer):
                            f"wrote {quote(extra)} when it was not its turn (output after "
                            "its move)", self._read_stderr())
         new = game.history[len(self._known):]
-        lines = relayed(game, len(self._known))
+        lines = relayed(self.codec, game, len(self._known))
         if not self._known and not new:
             lines = ["Start"]
         began = time.perf_counter()
@@ -267,7 +268,7 @@ class SessionProgram(ProgramPlayer):
         assert proc.stderr is not None
         self._stderr = ErrorStream(proc.stderr, lambda: kill_group(proc))
         self._started(call, proc)
-        return self._send(proc, game.session_header())
+        return self._send(proc, self.codec.header(game))
 
     def _send(self, proc: subprocess.Popen[bytes], lines: Sequence[str]) -> Verdict | None:
         assert proc.stdin is not None
@@ -306,7 +307,7 @@ class SessionProgram(ProgramPlayer):
             return Verdict(None, seconds, text + extra, "malformed",
                            f"answered {quote(text + extra)}: output after the move",
                            self._read_stderr())
-        return judge(game, text, seconds, limit, self._read_stderr())
+        return judge(self.codec, game, text, seconds, limit, self._read_stderr())
 
     def _fill(self, proc: subprocess.Popen[bytes], deadline: float | None) -> bytes | None:
         """Read what the program has written; None at the deadline, b"" at its end."""
@@ -451,10 +452,10 @@ def moved_in(game: Game, seat: int) -> bool:
 def can_join(game_class: type[Game], game: Game, seat: int) -> bool:
     """Whether a new process of a program in `game_class`'s protocol could play `seat`
     from `game` on (a one-move program always can)."""
-    return game_class.protocol is not Protocol.SESSION or not moved_in(game, seat)
+    return codec_of(game_class).protocol is not Protocol.SESSION or not moved_in(game, seat)
 
 
-def relayed(game: Game, since: int) -> list[str]:
+def relayed(codec: Codec[Any], game: Game, since: int) -> list[str]:
     """The moves of `game` after its first `since`, as the jury passes them on."""
     probe = game.copy()
     moves = []
@@ -462,7 +463,7 @@ def relayed(game: Game, since: int) -> list[str]:
         moves.append(probe.undo())
     lines = []
     for move in reversed(moves):
-        lines.append(probe.relayed_move_text(move))
+        lines.append(codec.relayed_move_text(probe, move))
         probe.play(move)
     return lines
 
@@ -485,9 +486,9 @@ def _signal_name(number: int) -> str:
 def program_player(game_class: type[Game], command: str,
                    cwd: Path | None = None) -> ProgramPlayer:
     """The driver for `command` (a command line; CommandError if it names no program)
-    speaking `game_class`'s protocol."""
+    speaking `game_class`'s contest format."""
     argv = parse_command(command)
-    protocol = game_class.protocol
-    if protocol is Protocol.SESSION:
-        return SessionProgram(argv, cwd)
-    return OneMoveProgram(argv, cwd, file=protocol is Protocol.FILE)
+    codec = codec_of(game_class)
+    if codec.protocol is Protocol.SESSION:
+        return SessionProgram(codec, argv, cwd)
+    return OneMoveProgram(codec, argv, cwd)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules import Clock, ClockKind, Game, MatchState, MoveError, PlayerSpec, TimeControl, get_game
+from rules.codecs import codec_of
 from rules.outcome import FORFEITS, Outcome, Termination
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ class Session:
     def _first_clock(game: Game, control: TimeControl | None) -> Clock:
         """The clock of a session without a saved one: `control`, else the clocks a native
         position gave (under the contest's control), else the game's default control."""
-        left = game.start_seconds_left()
+        left = codec_of(type(game)).start_seconds_left(game)
         contest = type(game).clock
         if control is None and left is not None and contest.kind is ClockKind.GAME:
             return Clock(contest, [max(0.0, contest.seconds - s) for s in left])

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rules import Game, Protocol
+from rules import Game, Protocol, codec_of
 
 TIMES = (0.25, 0.5, 1.0)  # the --time values whose walls are measured
 FIRST = re.compile(r"first search at monotonic ([0-9.]+), age [0-9.]+ s, (.*) kernels")
@@ -60,14 +60,15 @@ def command(game: str) -> list[str]:
 def _input(position: Game, folder: Path) -> tuple[list[str], str]:
     """The arguments and stdin of a contest move on `position`."""
     cls = type(position)
-    if cls.protocol is Protocol.SESSION:
-        return [], "".join(line + "\n" for line in position.session_header()) + "Start\nQuit\n"
-    if cls.protocol is Protocol.FILE:
+    codec = codec_of(cls)
+    if codec.protocol is Protocol.SESSION:
+        return [], "".join(line + "\n" for line in codec.header(position)) + "Start\nQuit\n"
+    if codec.protocol is Protocol.FILE:
         path = folder / "position.txt"
         left = [float(cls.clock.seconds)] * position.players
-        path.write_text(position.native_text(left), encoding="utf-8")
-        return [str(path), *position.contest_args()], ""
-    return list(position.contest_args()), position.to_native()
+        path.write_text(codec.native_text(position, left), encoding="utf-8")
+        return [str(path), *codec.args(position)], ""
+    return list(codec.args(position)), position.to_native()
 
 
 def one_run(position: Game, seconds: float | None, env: dict[str, str]) -> Run:

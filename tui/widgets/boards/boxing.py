@@ -93,7 +93,7 @@ def inside(move: BoxMove | None, row: int, col: int) -> bool:
     return r <= row < r + k and c <= col < c + k
 
 
-class BoxingBoard(GridBoard):
+class BoxingBoard(GridBoard[Boxing]):
     """The board widget for Boxing: a top-left cell (the cursor) and a size."""
 
     BINDINGS: ClassVar = [
@@ -135,10 +135,6 @@ class BoxingBoard(GridBoard):
         self.refusal, self._typed = None, None
         super().refresh_game()
 
-    def _ready(self) -> bool:
-        game = self.game
-        return not self.locked and isinstance(game, Boxing) and not game.is_over
-
     def box(self) -> BoxMove:
         """The box the cursor and the size stand for."""
         r, c = divmod(self.cursor, WIDTH)  # type: ignore[call-overload]
@@ -151,7 +147,7 @@ class BoxingBoard(GridBoard):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("grow", "shrink", "largest", "digit"):
-            return isinstance(self.game, Boxing) and not self.game.is_over
+            return self.game is not None and not self.game.is_over
         return True
 
     def action_grow(self) -> None:
@@ -181,7 +177,7 @@ class BoxingBoard(GridBoard):
         """The largest box that fits with its top-left at the cursor."""
         self._typed = None
         game = self.game
-        if not isinstance(game, Boxing):
+        if game is None:
             return
         largest = game.largest_boxes()[self.cursor]  # type: ignore[index]
         if largest:
@@ -196,10 +192,9 @@ class BoxingBoard(GridBoard):
     def choose(self) -> None:
         """Enter: mark the box, or say why not."""
         self._typed = None
-        game = self.game
-        if not self._ready():
+        game = self.playing()
+        if game is None:
             return
-        assert isinstance(game, Boxing)
         move = self.box()
         why = game.problem(move)
         if why is not None:
@@ -252,7 +247,7 @@ class BoxingBoard(GridBoard):
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         target = self._target(event)
-        if target is None or not self._ready():
+        if target is None or self.playing() is None:
             return
         self.capture_mouse()
         self._press, self._dragged, self._typed = target, False, None  # type: ignore[assignment]
@@ -262,7 +257,7 @@ class BoxingBoard(GridBoard):
     def on_mouse_move(self, event: events.MouseMove) -> None:
         """A drag previews the square it spans."""
         target = self._target(event)
-        if self._press is None or target is None or not self._ready():
+        if self._press is None or target is None or self.playing() is None:
             return
         if target != self._press:
             self._dragged = True
@@ -276,7 +271,7 @@ class BoxingBoard(GridBoard):
             self.release_mouse()
         self._press, self._dragged = None, False
         target = self._target(event)
-        if press is None or target is None or not self._ready():
+        if press is None or target is None or self.playing() is None:
             return
         if dragged or target != press:
             self._take(self.dragged_box(press, target))  # type: ignore[arg-type]
@@ -301,7 +296,7 @@ class BoxingBoard(GridBoard):
         """The box at the cursor and why it cannot be marked (None when it can), while a
         move is being chosen here."""
         game = self.game
-        if not self.active() or not isinstance(game, Boxing):
+        if not self.active() or game is None:
             return None
         move = self.box()
         return move, game.problem(move)
@@ -309,7 +304,7 @@ class BoxingBoard(GridBoard):
     def info_text(self) -> Text:
         """What Enter would do, why it was refused, or whose turn it is."""
         game = self.game
-        if not isinstance(game, Boxing):
+        if game is None:
             return Text()
         if game.outcome is not None:
             return Text(". ".join([game.outcome.reason, *game.score_lines()]) + ".", style=BOLD)
@@ -377,7 +372,7 @@ class BoxingBoard(GridBoard):
         game = self.game
         g = self.geometry()
         text = Text(no_wrap=True, overflow="crop")
-        if not isinstance(game, Boxing):
+        if game is None:
             return text
         seen = self.preview()
         last = self.last_move()

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -44,9 +44,15 @@ SEATS = 8  # seats with a colour of their own
 SIDE_MIN = 34  # the side panel's narrowest players rows (30) inside their frame
 DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
+G = TypeVar("G", bound=Game)
 
-class GridBoard(Widget, can_focus=True):
-    """Base of the board widgets: shows a game, posts `MovePicked` for a user's move."""
+
+class GridBoard(Widget, Generic[G], can_focus=True):
+    """Base of the board widgets: shows a game, posts `MovePicked` for a user's move.
+
+    A game's board is `GridBoard[TheGame]`: `game` is that game's class, so the board
+    reads its position without asking what it is (the screen gives each game its own).
+    """
 
     DEFAULT_CSS = CSS_FILE.read_text(encoding="utf-8")
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -89,11 +95,11 @@ class GridBoard(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.game: Game | None = None
+        self.game: G | None = None
         self._sent_note: Text | None = None  # the last `Note`, so it is sent only on change
 
     # ----- the screen's calls ------------------------------------------------------------
-    def set_game(self, game: Game) -> None:
+    def set_game(self, game: G) -> None:
         """Show `game` (a new object: new game, loaded game, return game)."""
         self.game = game
         self.hint = None
@@ -158,9 +164,14 @@ class GridBoard(Widget, can_focus=True):
         """The fewest rows the board can be drawn in (the screen makes room if it must)."""
         return 0
 
+    def playing(self) -> G | None:
+        """The game while a person may choose a move on it (not locked, not over)."""
+        game = self.game
+        return None if self.locked or game is None or game.is_over else game
+
     def pick(self, move: Hashable) -> None:
         """Report a move the user chose, unless the board is locked or the game over."""
-        if not self.locked and self.game is not None and not self.game.is_over:
+        if self.playing() is not None:
             self.post_message(self.MovePicked(move))
 
     def note(self, text: Text | None) -> None:
@@ -214,7 +225,7 @@ class GridBoard(Widget, can_focus=True):
         return []
 
     @classmethod
-    def describe_result(cls, game: Game) -> list[str]:
+    def describe_result(cls, game: G) -> list[str]:
         """Lines explaining the final position (the end screen shows them): the reason,
         then how the points were made, if the game says (`Game.score_lines`)."""
         outcome = game.outcome

@@ -21,7 +21,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 
-from rules import Game, Outcome
+from rules import Outcome
 from rules.loaps import BONUS, EMPTY, FILES, MARKS, NAMES, SIZE, LMove, Loaps, square_name
 from tui.widgets.boards.cells import ChipCells
 from tui.widgets.boards.grid import GridBoard
@@ -108,7 +108,7 @@ def preview(game: Loaps, move: LMove) -> tuple[str, Outcome | None]:
     return line, twin.outcome
 
 
-class LoapsBoard(GridBoard):
+class LoapsBoard(GridBoard[Loaps]):
     """The board widget for LOAPS: choose a piece, then where it goes."""
 
     BINDINGS: ClassVar = [
@@ -128,7 +128,7 @@ class LoapsBoard(GridBoard):
     @property
     def targets(self) -> frozenset[int]:
         """The chosen piece's destinations (lit on the board)."""
-        if self.selected is None or not isinstance(self.game, Loaps):
+        if self.selected is None or self.game is None:
             return frozenset()
         return frozenset(self.game.destinations(self.selected))
 
@@ -146,8 +146,8 @@ class LoapsBoard(GridBoard):
 
     def choose(self, sq: int) -> None:
         """The user chose square `sq`: a piece to move, its destination, or a refusal."""
-        game = self.game
-        if self.locked or not isinstance(game, Loaps) or game.is_over:
+        game = self.playing()
+        if game is None:
             return
         mover, mark = NAMES[game.to_move], MARKS[game.to_move]
         name = square_name(sq)
@@ -214,7 +214,7 @@ class LoapsBoard(GridBoard):
     def info_text(self) -> Text:
         """What the choice would do, why it was refused, or whose turn it is."""
         game = self.game
-        if not isinstance(game, Loaps):
+        if game is None:
             return Text()
         if game.outcome is not None:
             return Text(f"{game.outcome.reason}. {points_text(game)}.", style=BOLD)
@@ -253,7 +253,7 @@ class LoapsBoard(GridBoard):
         game = self.game
         g = self.geometry()
         text = Text(no_wrap=True, overflow="crop")
-        if not isinstance(game, Loaps):
+        if game is None:
             return text
         self.note(None if g.info else self.info_text())
         targets = self.targets
@@ -367,10 +367,10 @@ class LoapsBoard(GridBoard):
 
     # ----- the end screen ----------------------------------------------------------------
     @classmethod
-    def describe_result(cls, game: Game) -> list[str]:
+    def describe_result(cls, game: Loaps) -> list[str]:
         """The reason, both sides' points, and how connected each side ended."""
         lines = super().describe_result(game)
-        if not isinstance(game, Loaps) or game.outcome is None:
+        if game.outcome is None:
             return lines
         lines.append(points_text(game))
         for player in (0, 1):

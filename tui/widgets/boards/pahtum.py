@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
-from rules import Game
 from rules.pahtum import BLOCK, EMPTY, ROWS, SIZE, PahTum, cell_name
 from tui.widgets.boards.cells import ChipCells
 from tui.widgets.boards.grid import GridBoard
@@ -51,7 +50,7 @@ def fit(width: int, height: int) -> Geometry:
     return Geometry(SCALES[-1])
 
 
-class PahTumBoard(GridBoard):
+class PahTumBoard(GridBoard[PahTum]):
     """The board widget for Pah-Tum."""
 
     def shape(self) -> tuple[int, int]:
@@ -68,7 +67,7 @@ class PahTumBoard(GridBoard):
         text = Text(no_wrap=True)
         text.append(" " * LEFT + "".join(f"{c + 1:^{g.cw}}" for c in range(SIZE)),
                     style="bold")
-        if not isinstance(game, PahTum):
+        if game is None:
             return text
         run_owner: dict[int, int] = {}
         for seat in range(game.players):
@@ -138,10 +137,10 @@ class PahTumBoard(GridBoard):
 
     # ----- the end screen ----------------------------------------------------------------
     @classmethod
-    def describe_result(cls, game: Game) -> list[str]:
+    def describe_result(cls, game: PahTum) -> list[str]:
         """The reason, then each side's scoring runs on the final board."""
         lines = super().describe_result(game)
-        if not isinstance(game, PahTum) or game.outcome is None:
+        if game.outcome is None:
             return lines
         for seat, mark in enumerate(game.marks):
             runs = game.runs(seat)

@@ -133,7 +133,7 @@ def cells_text(n: int) -> str:
     return f"{n} cell{'s' * (n != 1)}"
 
 
-class PillarsBoard(GridBoard):
+class PillarsBoard(GridBoard[Pillars]):
     """The board widget for Pillars: anchor a corner, then fill up to the opposite one."""
 
     BINDINGS: ClassVar = [
@@ -169,17 +169,12 @@ class PillarsBoard(GridBoard):
         self.anchor, self.refusal, self.armed = None, None, False
         super().refresh_game()
 
-    def _ready(self) -> bool:
-        game = self.game
-        return not self.locked and isinstance(game, Pillars) and not game.is_over
-
     def choose(self, cell: int) -> None:
         """Enter or a click on `cell`: anchor it, or fill the rectangle from the anchor to
         it, or say why not."""
-        game = self.game
-        if not self._ready():
+        game = self.playing()
+        if game is None:
             return
-        assert isinstance(game, Pillars)
         if self.anchor is None:
             why = game.rect_problem(*span(cell, cell))
             if why is not None:
@@ -198,7 +193,7 @@ class PillarsBoard(GridBoard):
         if action == "cancel":  # otherwise Esc goes on to the screen, as on other boards
             return self.anchor is not None
         if action == "joker":
-            return isinstance(self.game, Pillars) and not self.game.is_over
+            return self.game is not None and not self.game.is_over
         return True
 
     def action_cancel(self) -> None:
@@ -209,10 +204,9 @@ class PillarsBoard(GridBoard):
 
     def action_joker(self) -> None:
         """Arm the joker for the next move, or disarm it; refused once the mover claimed."""
-        game = self.game
-        if not self._ready():
+        game = self.playing()
+        if game is None:
             return
-        assert isinstance(game, Pillars)
         mover = game.to_move
         at = game.claim_move[mover]
         if at is not None:
@@ -260,7 +254,7 @@ class PillarsBoard(GridBoard):
     # ----- the mouse -------------------------------------------------------------------
     def on_mouse_down(self, event: events.MouseDown) -> None:
         target = self._target(event)
-        if target is None or not self._ready():
+        if target is None or self.playing() is None:
             return
         self.capture_mouse()
         self._press, self._dragged = target, False  # type: ignore[assignment]
@@ -271,7 +265,7 @@ class PillarsBoard(GridBoard):
         """A drag previews the rectangle from where it started; after a click has anchored
         a corner, the mouse leads the cursor (the preview follows it)."""
         target = self._target(event)
-        if target is None or not self._ready():
+        if target is None or self.playing() is None:
             return
         if self._press is not None and target != self._press and not self._dragged:
             self._dragged = True
@@ -288,7 +282,7 @@ class PillarsBoard(GridBoard):
             self.release_mouse()
         self._press, self._dragged = None, False
         target = self._target(event)
-        if press is None or target is None or not self._ready():
+        if press is None or target is None or self.playing() is None:
             return
         self.cursor = target
         if dragged or target != press:
@@ -307,7 +301,7 @@ class PillarsBoard(GridBoard):
         """The rectangle from the anchor to the cursor and why it cannot be filled (None
         when it can), while a corner is anchored on an active board."""
         game = self.game
-        if self.anchor is None or not self.active() or not isinstance(game, Pillars):
+        if self.anchor is None or not self.active() or game is None:
             return None
         rect = span(self.anchor, self.cursor)  # type: ignore[arg-type]
         return rect, game.rect_problem(*rect)
@@ -318,7 +312,7 @@ class PillarsBoard(GridBoard):
     def info_text(self) -> Text:
         """What Enter would do, why it was refused, or whose turn it is."""
         game = self.game
-        if not isinstance(game, Pillars):
+        if game is None:
             return Text()
         if game.outcome is not None:
             return Text(". ".join([game.outcome.reason, *game.score_lines()]) + ".", style=BOLD)
@@ -410,13 +404,14 @@ class PillarsBoard(GridBoard):
         game = self.game
         g = self.geometry()
         text = Text(no_wrap=True, overflow="crop")
-        if not isinstance(game, Pillars):
+        if game is None:
             return text
         self.note(None if g.info else self.info_text())
         looks = self._looks(game)
         focus = self.cursor if self.active() else None
         frow, fcol = divmod(focus, SIZE) if isinstance(focus, int) else (None, None)
-        self._columns(text, g, fcol, corner="!" if self.armed and self._ready() else " ")
+        armed = self.armed and self.playing() is not None
+        self._columns(text, g, fcol, corner="!" if armed else " ")
         for row in range(SIZE):
             for line in range(g.ch):
                 text.append("\n")
@@ -452,7 +447,7 @@ class PillarsBoard(GridBoard):
         """The brackets round a cell: the cursor's, else the anchor's."""
         if cell == self.cursor and self.active():
             return "[", "]", self.style("cursor")
-        if cell == self.anchor and self._ready():
+        if cell == self.anchor and self.playing() is not None:
             return "{", "}", self.style("cursor")
         return None
 

@@ -23,8 +23,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
 
-from rules import Game, Termination
-from rules.pousse import EMPTY, PMove, Pousse, PushPreview, line_cells
+from rules.pousse import EMPTY, REPETITION, STRAIGHTS, PMove, Pousse, PushPreview, line_cells
 from tui.widgets.boards.grid import GridBoard
 
 CW_RANGE = range(9, 1, -1)  # cell widths tried, widest first; 2 fits N=20 in 46 columns
@@ -35,8 +34,8 @@ ARROWS = {"L": "→", "R": "←", "T": "↓", "B": "↑"}
 WORDS = {"L": "right", "R": "left", "T": "down", "B": "up"}
 OPPOSITE = {"T": "B", "B": "T", "L": "R", "R": "L"}
 RULES = {
-    Termination.REPETITION: "repeating a position loses for the mover",
-    Termination.STRAIGHTS: "more straights wins",
+    REPETITION: "repeating a position loses for the mover",
+    STRAIGHTS: "more straights wins",
 }
 
 
@@ -154,7 +153,7 @@ def preview_line(game: Pousse, p: PushPreview) -> str:
     return head + ", ".join(parts)
 
 
-class PousseBoard(GridBoard):
+class PousseBoard(GridBoard[Pousse]):
     """The board widget for Pousse: pick an insertion point on the frame (the cursor)."""
 
     BINDINGS = [Binding("enter,space", "play", "Insert", show=False)]
@@ -170,7 +169,7 @@ class PousseBoard(GridBoard):
         return self._n() + 3  # a row per board row, the T and B rows, the info line
 
     def _n(self) -> int:
-        return self.game.size if isinstance(self.game, Pousse) else 4
+        return self.game.size if self.game is not None else 4
 
     # ----- size --------------------------------------------------------------------
     def get_content_width(self, container: Size, viewport: Size) -> int:
@@ -195,7 +194,7 @@ class PousseBoard(GridBoard):
 
     def preview(self) -> PushPreview | None:
         target = self.target()
-        if target is None or not isinstance(self.game, Pousse):
+        if target is None or self.game is None:
             return None
         return self.game.preview(target)
 
@@ -206,7 +205,7 @@ class PousseBoard(GridBoard):
     def info_text(self) -> Text:
         """The line under the board: the preview's verdict, or how the game ended."""
         game = self.game
-        if not isinstance(game, Pousse):
+        if game is None:
             return Text()
         if game.outcome is not None:
             return Text(game.outcome.reason, style="bold")
@@ -230,7 +229,7 @@ class PousseBoard(GridBoard):
     # ----- drawing -----------------------------------------------------------------
     def render(self) -> Text:
         game = self.game
-        if not isinstance(game, Pousse):
+        if game is None:
             return Text()
         g = self.geometry()
         self.note(None if g.info else self.info_text())
@@ -350,14 +349,14 @@ class PousseBoard(GridBoard):
 
     # ----- the end screen ----------------------------------------------------------------
     @classmethod
-    def describe_result(cls, game: Game) -> list[str]:
+    def describe_result(cls, game: Pousse) -> list[str]:
         """The reason, the rule that decided (none for a forfeit), each side's straights."""
         lines = super().describe_result(game)
         outcome = game.outcome
-        if not isinstance(game, Pousse) or outcome is None:
+        if outcome is None:
             return lines
-        if outcome.kind in RULES:
-            lines.append("Rule: " + RULES[outcome.kind])
+        if outcome.ending in RULES:
+            lines.append("Rule: " + RULES[outcome.ending])
         found = game.straight_lines()
         for mark in game.marks:
             mine = [f"{'row' if kind == 'row' else 'column'} {index + 1}"
