@@ -9,7 +9,8 @@ leave a lost position (a win: played, and the joker claimed), every one is prove
 leave a won one (a loss), or the time is up; the moves proven to lose are then set aside
 and the estimate chooses among the rest. Where no region value is known (the opening,
 one large region), further depths share random play-outs among the moves left, every
-depth doubling them.
+depth doubling them, within a small share of the time: they tell little, and the time
+is worth more in the middle game, where the values and proofs decide.
 
 Among moves the estimate likes alike, the one whose estimate rests on the fewest cells
 of untamed or unknown regions is played (its estimate is the surest). In a lost
@@ -20,6 +21,7 @@ estimate likes, else one leaving the largest region (the hardest to value).
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,8 +42,11 @@ SPREAD = 100  # scores within a class stay within this of its base
 REGIONS_PER_SECOND = 50_000  # the Grundy solver's pace on a large region (new regions)
 GRUNDY_SHARE = 0.5  # of a move's time, what new region values may cost at most
 GRUNDY_SECONDS = 2.0  # and never more than this (beyond, a region is too large to matter)
+GRUNDY_CELLS = 30  # the largest region valued (one of 33 cells takes over 400,000 new
+# regions: seconds)
 PER_MOVE = 2  # play-outs per move at depth 3, doubled by every further depth
 EXPLORE = 0.5  # UCB1's exploration constant
+OPEN_SHARE = 0.15  # of a move's time, what play-outs may use where no value is known
 SOLVE_ANY = 30  # up to this many empty cells every move is solved; beyond, only those
 # whose regions all have known values (a region too large to value is too large to solve)
 
@@ -64,6 +69,7 @@ class Position:
     best: int = -1  # the move the last depth chose
     claim: bool = False  # whether the chosen move claims the joker
     estimated: bool = False  # depth 1 done
+    started: float = field(default_factory=time.perf_counter)
 
     @property
     def n(self) -> int:
@@ -127,6 +133,8 @@ class PillarsAdapter(Adapter):
             return None
         if depth >= 2 and not self._open(pos):
             return None  # the estimate decides: nothing for play-outs to add
+        if depth >= 3 and time.perf_counter() - pos.started > OPEN_SHARE * budget.seconds:
+            return None  # play-outs tell little: keep the time for the middle game
         return depth + 1 if depth < min(budget.max_depth, 40) else None
 
     def search_depth(self, pos: Position, depth: int, stop: np.ndarray,
@@ -161,7 +169,7 @@ class PillarsAdapter(Adapter):
         if pos.estimated:
             return 1
         budget = self.own[-1]
-        budget[0] = self._grundy_budget(pos)
+        budget[0], budget[1] = self._grundy_budget(pos), GRUNDY_CELLS
         stats = self.rt[-1]
         before = int(stats[0])
         done = U.child_info(pos.c0, pos.c1, pos.n, pos.info, self.rt, stop, budget)
@@ -178,7 +186,7 @@ class PillarsAdapter(Adapter):
             return Depth(-1, 0, completed=False, nodes=0)
         stats = self.own[-2]
         before = int(stats[0])
-        self.own[-1][0] = self._grundy_budget(pos)
+        self.own[-1][:] = self._grundy_budget(pos), GRUNDY_CELLS
         small = pos.game.empty <= SOLVE_ANY
         for i in self._order(pos):
             if pos.exact[i] != UNKNOWN or not (small or pos.info[i, 2] == 0):

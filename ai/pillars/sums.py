@@ -61,7 +61,8 @@ def new_tables(tt_bits: int, region_bits: int) -> tuple[tuple[np.ndarray, ...],
            np.zeros(MAX_WILD + 1, np.int64),  # tv: and their entries
            np.zeros(MAX_HEAPS + 1, np.int64),  # th: a child's new heaps
            np.zeros(8, np.int64),  # stats: nodes
-           np.zeros(1, np.int64))  # budget: new regions the Grundy solver may still solve
+           np.array([0, G.MAX_CELLS], np.int64))  # budget: new regions the Grundy solver
+    # may still solve, and the largest region it tries
     return own, G.new_tables(region_bits)
 
 
@@ -111,12 +112,13 @@ def classify(r0: np.uint64, r1: np.uint64, rt: tuple, stop: np.ndarray, budget: 
              ) -> tuple[int, np.uint64]:
     """A region's entry (value | TAME | HEAP), UNKNOWN past the budget (budget[0]: new
     regions the Grundy solver may still solve; small regions are solved whatever it
-    says); and its canonical key."""
+    says; none larger than budget[1] cells is tried); and its plain key."""
     keys, vals, f0, f1, fkeys, codes, nn, ii, seen, flags, scratch, stats = rt
     entry, key = G.known(r0, r1, keys, vals, scratch)
     if entry == UNKNOWN:
-        small = popcount(r0) + popcount(r1) <= SMALL
-        if budget[0] > 0 or small:
+        cells = popcount(r0) + popcount(r1)
+        small = cells <= SMALL
+        if (budget[0] > 0 and cells <= budget[1]) or small:
             before = stats[0]
             entry = G.region_entry(r0, r1, keys, vals, f0, f1, fkeys, codes, nn, ii, seen,
                                    flags, scratch, stats, stop,
@@ -404,10 +406,22 @@ def child_info(c0: np.ndarray, c1: np.ndarray, n: int, out: np.ndarray, rt: tupl
     estimate: 1 if the misere Nim rule on its regions' values says its mover loses, 0 if
     it says it wins, -1 if a value is unknown; its largest region; its cells in regions
     of unknown value; its cells in regions neither heap-like nor tame). The estimate is
-    exact when the last two are 0. Returns how many were done before `stop`."""
+    exact when the last two are 0. A region's value is sought (within the budget) only
+    where it can complete the estimate: not beside a region too large to value. Returns
+    how many were done before `stop`."""
+    keys, vals, scratch = rt[0], rt[1], rt[10]
     for i in range(n):
         if stop[0]:
             return i
+        hopeless = False  # a region too large to value: leave the others be
+        e0, e1 = c0[i], c1[i]
+        while e0 != ZERO or e1 != ZERO:
+            r0, r1 = G.first_region(e0, e1)
+            e0 &= ~r0
+            e1 &= ~r1
+            if popcount(r0) + popcount(r1) > max(budget[1], SMALL):
+                entry, _ = G.known(r0, r1, keys, vals, scratch)
+                hopeless = hopeless or entry == UNKNOWN
         e0, e1 = c0[i], c1[i]
         x, big, known = 0, False, True
         largest, unknown, untamed = 0, 0, 0
@@ -417,7 +431,10 @@ def child_info(c0: np.ndarray, c1: np.ndarray, n: int, out: np.ndarray, rt: tupl
             e1 &= ~r1
             cells = popcount(r0) + popcount(r1)
             largest = max(largest, cells)
-            entry, _ = classify(r0, r1, rt, stop, budget)
+            if hopeless:
+                entry, _ = G.known(r0, r1, keys, vals, scratch)
+            else:
+                entry, _ = classify(r0, r1, rt, stop, budget)
             if entry == UNKNOWN:
                 known = False
                 unknown += cells
