@@ -37,8 +37,12 @@ from rules.pillars import Pillars
 TT_BITS = 22  # the sum solver's table: 4 Mi entries of 8 bytes (32 MiB)
 REGION_BITS = 22  # the region table: 4 Mi entries of 10 bytes (40 MiB)
 PROVEN = 1000  # the score of a proven win
-GOOD, OPEN, BAD = 300, 0, -300  # the estimate says the other side loses / unknown / wins
-SPREAD = 100  # scores within a class stay within this of its base
+GOOD, OPEN, BAD = 60, 30, 0  # the estimate says the other side loses / unknown / wins
+TIE = 29  # the tie-break within a class: 0 to TIE
+SURVIVAL = 100  # a pass of the solver survived counts more than the estimate
+MAX_PASSES = 8
+FIRST_LIMIT = 32  # nodes a move's first solve may visit (most refutations take a few)
+SURVIVE_GROWTH = 4
 REGIONS_PER_SECOND = 50_000  # the Grundy solver's pace on a large region (new regions)
 GRUNDY_SHARE = 0.5  # of a move's time, what new region values may cost at most
 GRUNDY_SECONDS = 2.0  # and never more than this (beyond, a region is too large to matter)
@@ -68,6 +72,9 @@ class Position:
     verdict: int = UNKNOWN  # the exact value of the root, once known
     best: int = -1  # the move the last depth chose
     claim: bool = False  # whether the chosen move claims the joker
+    survived: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # per
+    # move: the solver's passes it survived (not refuted within the pass's node limit)
+    passes: int = 0  # complete passes of the solver
     estimated: bool = False  # depth 1 done
     started: float = field(default_factory=time.perf_counter)
 
@@ -81,7 +88,7 @@ class PillarsAdapter(Adapter):
     # Per move; the contest's clock is 5 s for the whole game, and the caller caps a move
     # by the clock's share.
     levels = {
-        "easy": Budget(seconds=0.1, max_depth=1, noise=150),
+        "easy": Budget(seconds=0.1, max_depth=1, noise=40),
         "medium": Budget(seconds=0.2, max_depth=2),
         "hard": Budget(seconds=0.4),
         "max": Budget(seconds=3.0),
@@ -112,7 +119,8 @@ class PillarsAdapter(Adapter):
         pos = Position(game, all_codes[keep], c0[keep], c1[keep],
                        game.claims[game.to_move] is None, np.full((m, 4), -1, np.int64),
                        np.full(m, UNKNOWN, np.int64), np.zeros(m, np.int64),
-                       np.zeros(m, np.float64), win_now=win_now)
+                       np.zeros(m, np.float64), win_now=win_now,
+                       survived=np.zeros(m, np.int64))
         if win_now >= 0:
             pos.verdict, pos.best = WIN, win_now
         return pos
@@ -179,24 +187,36 @@ class PillarsAdapter(Adapter):
         return max(1, pos.n + int(stats[0]) - before)
 
     def _solve(self, pos: Position, stop: np.ndarray, all_scores: bool) -> Depth:
-        """Depth 2: the exact value of the moves, the estimate's surest first, until a win
-        is found (every move with all_scores), all lose, or the time is up. Moves leaving
+        """Depth 2: the exact value of the moves, in passes: every move not yet known gets
+        a solve of at most `limit` nodes (the estimate's surest first), `limit` growing
+        SURVIVE_GROWTH times a pass, until a win is found (every move with all_scores),
+        all lose, or the time is up. A move the solver cannot refute within a pass has
+        survived it: the other side's win, if it has one, is hard to find. Moves leaving
         a region of unknown value are not tried unless the position is small."""
         if not self._estimate(pos, stop):
             return Depth(-1, 0, completed=False, nodes=0)
         stats = self.own[-2]
         before = int(stats[0])
-        self.own[-1][:] = self._grundy_budget(pos), GRUNDY_CELLS
         small = pos.game.empty <= SOLVE_ANY
-        for i in self._order(pos):
-            if pos.exact[i] != UNKNOWN or not (small or pos.info[i, 2] == 0):
-                continue
-            value = U.solve_sum(pos.c0[i], pos.c1[i], self.own, self.rt, stop)
-            if value == UNKNOWN and stop[0]:
+        order = [i for i in self._order(pos) if small or pos.info[i, 2] == 0]
+        limit = FIRST_LIMIT
+        while not stop[0]:
+            alive = [i for i in order if pos.exact[i] == UNKNOWN]
+            if not alive:
                 break
-            pos.exact[i] = value
-            if value == LOSS and not all_scores:
-                break
+            for i in alive:
+                self.own[-1][:] = self._grundy_budget(pos), GRUNDY_CELLS, limit
+                value = U.solve_sum(pos.c0[i], pos.c1[i], self.own, self.rt, stop)
+                if stop[0]:
+                    break
+                pos.exact[i] = value
+                if value == UNKNOWN:
+                    pos.survived[i] += 1
+                elif value == LOSS and not all_scores:
+                    return self._decided(pos, max(1, int(stats[0]) - before), all_scores)
+            else:
+                pos.passes += 1
+            limit *= SURVIVE_GROWTH
         return self._decided(pos, max(1, int(stats[0]) - before), all_scores)
 
     def _order(self, pos: Position) -> list[int]:
@@ -213,15 +233,18 @@ class PillarsAdapter(Adapter):
             (est[alive] == -1).sum() > 1)
 
     def _scores(self, pos: Position) -> np.ndarray:
-        """Every move's score from what is known: the exact values, else the estimate's
-        class and a tie-break within it."""
+        """Every move's score from what is known: a proven win, then the passes of the
+        solver it survived (counting the complete ones only), then the estimate's class
+        (it says the other side loses, it does not know, it says the other side wins) and
+        a tie-break within it; proven losses last."""
         est, largest = pos.info[:, 0], pos.info[:, 1]
-        doubt = np.minimum(pos.info[:, 2] + pos.info[:, 3], SPREAD - 1)
+        doubt = np.minimum(pos.info[:, 2] + pos.info[:, 3], TIE)
         visits = np.maximum(pos.visits, 1)
         rate = np.where(pos.visits > 0, pos.wins / visits, 0.5)
-        scores = np.where(est == 1, GOOD - doubt,
-                          np.where(est == -1, OPEN + np.round((2 * rate - 1) * (SPREAD - 1)),
-                                   BAD + np.minimum(largest, SPREAD - 1))).astype(np.float64)
+        scores = np.where(est == 1, GOOD + TIE - doubt,
+                          np.where(est == -1, OPEN + np.round(rate * TIE),
+                                   BAD + np.minimum(largest, TIE))).astype(np.float64)
+        scores += SURVIVAL * np.minimum(np.minimum(pos.survived, pos.passes), MAX_PASSES)
         scores[pos.exact == LOSS] = PROVEN
         lost = pos.exact == WIN
         if lost.all():  # a proven loss: keep the estimate's order, below every other score

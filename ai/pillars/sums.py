@@ -61,8 +61,9 @@ def new_tables(tt_bits: int, region_bits: int) -> tuple[tuple[np.ndarray, ...],
            np.zeros(MAX_WILD + 1, np.int64),  # tv: and their entries
            np.zeros(MAX_HEAPS + 1, np.int64),  # th: a child's new heaps
            np.zeros(8, np.int64),  # stats: nodes
-           np.array([0, G.MAX_CELLS], np.int64))  # budget: new regions the Grundy solver
-    # may still solve, and the largest region it tries
+           np.array([0, G.MAX_CELLS, 0], np.int64))  # budget: new regions the Grundy
+    # solver may still solve, the largest region it tries, and the nodes a solve may
+    # visit (0: no limit)
     return own, G.new_tables(region_bits)
 
 
@@ -188,8 +189,8 @@ def node_estimate(own: tuple, ply: int, skip: int) -> int:
 @njit(nogil=True, cache=True)
 def solve_sum(w0: np.uint64, w1: np.uint64, own: tuple, rt: tuple, stop: np.ndarray) -> int:
     """WIN or LOSS for the player to move in the position (w0, w1), or UNKNOWN when `stop`
-    was set or a limit was reached. own[-2][0] counts nodes; own[-1][0] is the Grundy
-    solver's allowance of new regions (spent as it goes)."""
+    was set or a limit was reached (own[-1][2] nodes, unless 0). own[-2][0] counts nodes;
+    own[-1][0] is the Grundy solver's allowance of new regions (spent as it goes)."""
     (tt, wr0, wr1, wk, wv, nw, nwt, hp, nh, ones, keys, mv, ms, nn, ii, codes, tw, tv, th,
      stats, budget) = own
     if w0 == ZERO and w1 == ZERO:
@@ -205,10 +206,11 @@ def solve_sum(w0: np.uint64, w1: np.uint64, own: tuple, rt: tuple, stop: np.ndar
     keys[0] = ksum + ones_key(o)
     ply = 0
     result = UNKNOWN
+    last = stats[0] + budget[2] if budget[2] > 0 else np.int64(1) << 62
     while True:
         # ----- enter the node at `ply` -----
         stats[0] += 1
-        if stats[0] & 255 == 0 and stop[0]:
+        if (stats[0] & 255 == 0 and stop[0]) or stats[0] > last:
             return UNKNOWN
         if nwt[ply] == 0:
             lose = estimate_loses(heap_xor(hp[ply], nh[ply], ones[ply]), nh[ply] > 0,
