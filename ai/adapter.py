@@ -22,6 +22,18 @@ if TYPE_CHECKING:
     from ai.engine import Budget
 
 
+# Whether a new adapter faults its tables' pages in at once (the app's first search must
+# not pay for them); a one-move contest process turns it off: its one short search
+# touches few of them, and its start-up is on the clock.
+TOUCH_TABLES = [True]
+
+
+def touch(table: np.ndarray) -> None:
+    """Fault a freshly allocated table's pages in now (see TOUCH_TABLES)."""
+    if TOUCH_TABLES[0]:
+        table.fill(0)
+
+
 @dataclass
 class Depth:
     """One depth searched at the root.

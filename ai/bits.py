@@ -3,21 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
 
+from ai.jit import njit, popcount
 
-@intrinsic
-def popcount(typingctx, b):
-    """The number of set bits of a uint64 (LLVM's ctpop: one instruction on the host).
-    Kernels only: it cannot be called from Python (use `int.bit_count` there)."""
-    if b != types.uint64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.uint64), codegen
+__all__ = ["below", "mix_seed", "next_random", "popcount", "ucb_pick"]
 
 
 @njit(nogil=True, cache=True, inline="always")

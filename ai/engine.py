@@ -33,6 +33,11 @@ __all__ = [
 NEXT_DEPTH_SHARE = 0.4
 # The deadline fires this much early: a loaded machine wakes the timer thread late.
 DEADLINE_MARGIN = 0.01
+# The least time a search is given: enough for its first depth on a busy machine.
+FIRST_DEPTH = 0.02
+# Called once, just before the process's first kernel search (`arena bench --startup`
+# measures a contest process from its exec to there).
+FIRST_SEARCH: list[Callable[[], None]] = []
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,7 @@ class StopFlag:
 
     def __init__(self) -> None:
         self.array = np.zeros(1, dtype=np.int32)
+        self.deadline = 0.0  # seconds after the search began (a search's own flag)
         self._timer: threading.Timer | None = None
         self._children: list[StopFlag] = []
         self._lock = threading.Lock()
@@ -170,28 +176,39 @@ class Engine:
         if game.is_over:
             raise MoveError("the game is over")
         flag = StopFlag()
-        flag.arm(budget.seconds - min(DEADLINE_MARGIN, budget.seconds / 10))
+        flag.deadline = budget.seconds - min(DEADLINE_MARGIN, budget.seconds / 10)
+        flag.arm(flag.deadline)
         if stop is not None:
             stop.link(flag)
         try:
             with self._lock:
-                return self._search(game, budget, flag, on_info, start)
+                return self._search(game, budget, flag, on_info, start, stop)
         finally:
             flag.disarm()
             if stop is not None:
                 stop.unlink(flag)
 
     def _search(self, game: Game, budget: Budget, flag: StopFlag,
-                on_info: InfoCallback | None, start: float) -> SearchResult:
+                on_info: InfoCallback | None, start: float,
+                stop: StopFlag | None = None) -> SearchResult:
         adapter = self.adapter
         pos = adapter.load(game)
         last: Depth | None = None
         result: SearchResult | None = None
         nodes = depth = 0
-        while not flag.is_set:
+        while depth == 0 or not flag.is_set:
+            if depth == 0:  # the first depth gets FIRST_DEPTH however long loading took
+                # (it is a few milliseconds, and a move from no search is any legal
+                # move), unless the caller has stopped the search
+                if stop is not None and stop.is_set:
+                    break
+                flag.clear()
+                flag.arm(max(FIRST_DEPTH, flag.deadline - (time.perf_counter() - start)))
             nxt = adapter.next_depth(pos, depth, budget)
             if nxt is None:
                 break
+            while FIRST_SEARCH:
+                FIRST_SEARCH.pop()()
             found = adapter.search_depth(pos, nxt, flag.array, False)
             nodes += found.nodes
             if not found.completed:
@@ -271,8 +288,14 @@ class Engine:
         The searches run on scratch tables so they leave this engine's ordering alone.
         """
         scratch = Engine(self.adapter.scratch())
-        for game, budget in self.adapter.warm_up_searches():
+        searches = self.adapter.warm_up_searches()
+        for game, budget in searches:
             self.perft(game, 2)
+            scratch.search(game, budget)
+        # again, now that the kernels are loaded: a first search whose compile outlasted
+        # its budget stopped before the paths its deeper depths and noise take (a native
+        # build exports only what has been compiled)
+        for game, budget in searches:
             scratch.search(game, budget)
 
     def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:

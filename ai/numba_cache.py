@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
+from ai.cache_paths import AI_DIR, cache_base, package_version, source_hash
 
-AI_DIR = Path(__file__).resolve().parent
+__all__ = ["AI_DIR", "cache_base", "package_version", "source_hash"]
 MANIFEST = "arena-manifest.json"
 DAMAGED = ".damaged-"
 PRIVATE_PREFIX = "arena-numba-"
@@ -47,26 +47,8 @@ KEEP_DAMAGED = 2  # set-aside folders kept for a post-mortem; older ones are del
 PROBE_BYTES = 256 * 1024  # a write this large must succeed (a kernel file is smaller)
 
 
-def source_hash() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(AI_DIR.rglob("*.py")):
-        digest.update(path.relative_to(AI_DIR).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-def package_version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("arena-games")
-    except Exception:  # not installed (running from a checkout)
-        return "dev"
-
-
 def cache_dir() -> Path:
-    base = Path(os.environ.get("ARENA_CACHE_DIR") or platformdirs.user_cache_dir("arena"))
-    return base / "numba" / f"{package_version()}-{source_hash()}"
+    return cache_base() / "numba" / f"{package_version()}-{source_hash()}"
 
 
 @dataclass

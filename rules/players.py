@@ -1,6 +1,6 @@
-"""Who sits in a seat: a person, the AI at a level, or another contest program (its
-command line). One spec for the CLI, the setup screen, the session, the saves, the
-match runner and the strength runner.
+"""Who sits in a seat: a person, the AI at a level (and a time of its own, if given),
+another contest program (its command line), or a built-in random or greedy player. One
+spec for the CLI, the setup screen, the session, the saves and `arena match`.
 
 The AI levels are named here (not in `ai`) so that code which must not load
 Numba (the CLI's parsing, the saves) can check them.
@@ -15,7 +15,9 @@ from rules.base import RulesError
 
 LEVELS = ("easy", "medium", "hard", "max")
 DEFAULT_LEVEL = "hard"
-KINDS = ("human", "ai", "prog")
+KINDS = ("human", "ai", "prog", "random", "greedy", "rev")
+BUILT_IN = ("random", "greedy")  # players that need neither a person, the engine nor a program
+MAX_SECONDS = 3600.0  # an AI's own time at most (`ai:LEVEL@SECONDS`)
 COMMAND_LIMIT = 4000  # characters of a program's command line
 NAME_LIMIT = 40  # characters of a player's name that are kept
 
@@ -38,17 +40,29 @@ class PlayerSpec:
     level: str | None = None
     name: str = ""
     command: str | None = None
+    seconds: float | None = None  # an AI's time a move, instead of its level's
+    revision: str | None = None  # `rev`: the git revision whose engine plays at `level`
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise PlayerError(f"unknown player {_short(self.kind)}: "
                               "use human, ai, ai:LEVEL or prog:COMMAND")
-        if self.kind != "ai" and self.level is not None:
-            raise PlayerError(f"a {'person' if self.kind == 'human' else 'program'} has no level")
-        if self.kind == "ai" and self.level not in LEVELS:
+        engine = self.kind in ("ai", "rev")
+        if not engine and self.level is not None:
+            raise PlayerError(f"a {'person' if self.kind == 'human' else self.kind} player "
+                              "has no level")
+        if engine and self.level not in LEVELS:
             raise PlayerError(f"unknown level {_short(self.level)}; levels: {', '.join(LEVELS)}")
         if (self.kind == "prog") != (self.command is not None):
             raise PlayerError("a program, and only a program, has a command")
+        if (self.kind == "rev") != (self.revision is not None) or (
+                self.revision is not None and not (self.revision.strip()
+                                                   and self.revision.isprintable())):
+            raise PlayerError("an older engine (rev:REV:LEVEL) names its git revision")
+        if self.seconds is not None and (not engine or isinstance(self.seconds, bool)
+                                         or not 0 < self.seconds <= MAX_SECONDS):
+            raise PlayerError(f"only the AI has a time of its own, above 0 and at most "
+                              f"{MAX_SECONDS:g} s, not {_short(self.seconds)}")
         if self.command is not None:
             if not self.command.strip():
                 raise PlayerError("give the program's command line after 'prog:'")
@@ -70,25 +84,45 @@ class PlayerSpec:
 
     @classmethod
     def parse(cls, text: str, default_level: str = DEFAULT_LEVEL) -> PlayerSpec:
-        """`human`, `ai` (at `default_level`), `ai:LEVEL` or `prog:COMMAND`; case and spaces
-        ignored except in the command."""
+        """`human`, `ai` (at `default_level`), `ai:LEVEL`, `ai:LEVEL@SECONDS` (its own time
+        a move), `prog:COMMAND`, `random` or `greedy`; case and spaces ignored except in
+        the command."""
         head, sep, rest = text.strip().partition(":")
         kind, level = head.strip().lower(), rest.strip().lower()
-        if kind == "human" and not sep:
-            return cls.human()
+        if kind in ("human", *BUILT_IN) and not sep:
+            return cls(kind)
         if kind == "ai":
             if sep and not level:
                 raise PlayerError(f"bad player {_short(text)}: give a level after 'ai:'")
-            return cls.ai(level if sep else default_level)
+            level, at, seconds = (level if sep else default_level).partition("@")
+            if not at:
+                return cls.ai(level.strip())
+            try:
+                value = float(seconds)
+            except ValueError:
+                raise PlayerError(f"bad player {_short(text)}: give the seconds after '@', "
+                                  "e.g. ai:max@3") from None
+            return cls("ai", level.strip(), seconds=value)
         if kind == "prog":
             return cls.program(rest)
-        raise PlayerError(f"bad player {_short(text)}: use human, ai, ai:LEVEL or prog:COMMAND")
+        if kind == "rev":  # rev:REV:LEVEL, an older revision's engine
+            revision, _, level = rest.strip().rpartition(":")
+            if not revision or not level:
+                raise PlayerError(f"bad player {_short(text)}: use rev:REV:LEVEL, e.g. "
+                                  "rev:HEAD~3:max")
+            return cls("rev", level.strip().lower(), revision=revision.strip())
+        raise PlayerError(f"bad player {_short(text)}: use human, ai, ai:LEVEL, "
+                          "prog:COMMAND, random, greedy or rev:REV:LEVEL")
 
     def text(self) -> str:
-        """The inverse of `parse`: human, ai:hard, prog:./bot --fast."""
+        """The inverse of `parse`: human, ai:hard, ai:max@3, prog:./bot --fast, random."""
         if self.is_program:
             return f"prog:{self.command}"
-        return f"ai:{self.level}" if self.is_ai else "human"
+        if self.is_ai:
+            return f"ai:{self.level}" + ("" if self.seconds is None else f"@{self.seconds:g}")
+        if self.kind == "rev":
+            return f"rev:{self.revision}:{self.level}"
+        return self.kind
 
     @property
     def is_ai(self) -> bool:
@@ -102,13 +136,23 @@ class PlayerSpec:
     def is_human(self) -> bool:
         return self.kind == "human"
 
+    @property
+    def is_built_in(self) -> bool:
+        """A random or greedy player (no person, engine or program behind it)."""
+        return self.kind in BUILT_IN
+
     def label(self, only_human: bool = False) -> str:
-        """The name if set, else You (the one person against the AI), Human, AI (level) or
-        the program's file name."""
+        """The name if set, else You (the one person against the AI), Human, AI (level),
+        the program's file name, Random or Greedy."""
         if self.name:
             return self.name
         if self.is_ai:
-            return f"AI ({self.level})"
+            return f"AI ({self.level}" + ("" if self.seconds is None
+                                          else f", {self.seconds:g} s") + ")"
+        if self.is_built_in:
+            return self.kind.title()
+        if self.kind == "rev":
+            return f"AI {self.revision} ({self.level})"
         if self.command is not None:
             return program_label(self.command)
         return "You" if only_human else "Human"
@@ -119,6 +163,10 @@ class PlayerSpec:
             data["level"] = self.level
         if self.command is not None:
             data["command"] = self.command
+        if self.seconds is not None:
+            data["seconds"] = self.seconds
+        if self.revision is not None:
+            data["revision"] = self.revision
         if self.name:
             data["name"] = self.name
         return data
@@ -142,7 +190,15 @@ class PlayerSpec:
             raise PlayerError("a player's 'name' and 'command' must be text")
         if kind == "ai" and level is None:
             level = DEFAULT_LEVEL
-        return cls(kind, level, clean_name(name), command)
+        seconds = value.get("seconds")
+        if seconds is not None and (isinstance(seconds, bool)
+                                    or not isinstance(seconds, int | float)):
+            raise PlayerError("a player's 'seconds' must be a number")
+        revision = value.get("revision")
+        if revision is not None and not isinstance(revision, str):
+            raise PlayerError("a player's 'revision' must be text")
+        return cls(kind, level, clean_name(name), command,
+                   None if seconds is None else float(seconds), revision)
 
 
 def program_label(command: str) -> str:

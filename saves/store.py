@@ -320,25 +320,33 @@ def describe_save(path: Path | str) -> str:
         return f"unreadable: {reason}"
 
 
-# ----- the autosave ------------------------------------------------------------
-# The game in progress, written after every move to <saves>/autosave/last.arena.json
-# (a subfolder: never among the named saves) and cleared when the game is over,
-# saved by name or thrown away. Writes raise SaveError; reads never raise.
+# ----- the autosaves --------------------------------------------------------------
+# Each game's unfinished game, written after every move to <saves>/autosave/<game>.arena.json
+# (a subfolder: never among the named saves) and cleared when it is over, saved by name or
+# thrown away: a new game of one kind never replaces another kind's. An older Arena kept
+# one slot, last.arena.json: it is still read, as the autosave of the game it holds, until
+# that game's next autosave replaces it. Writes raise SaveError; reads never raise.
 
 
-def autosave_path(folder: Path | str) -> Path:
-    """Where the autosave of the saves folder `folder` lives."""
-    return Path(folder) / AUTOSAVE_DIR / AUTOSAVE_NAME
+def autosave_path(folder: Path | str, game: str | None = None) -> Path:
+    """Where `game`'s autosave lives in the saves folder `folder` (None: the old one slot)."""
+    name = AUTOSAVE_NAME if game is None else f"{game}{SUFFIX}"
+    return Path(folder) / AUTOSAVE_DIR / name
 
 
 def write_autosave(folder: Path | str, doc: SaveDoc) -> None:
-    """Write `doc` as the autosave, atomically; SaveError (one line) if the disk refuses."""
-    path = autosave_path(folder)
+    """Write `doc` as its game's autosave, atomically (the old one-slot file goes if it held
+    this game); SaveError (one line) if the disk refuses."""
+    path = autosave_path(folder, doc.game)
     try:
         path.parent.mkdir(exist_ok=True)
     except OSError as err:
         raise SaveError(f"could not autosave in {path.parent}: {_os_reason(err)}") from None
     write_save(path, doc)
+    old = _read_one(autosave_path(folder))
+    if old is not None and old[0].game == doc.game:
+        with contextlib.suppress(OSError):
+            autosave_path(folder).unlink()
 
 
 def _set_aside(path: Path) -> None:
@@ -347,10 +355,7 @@ def _set_aside(path: Path) -> None:
         os.replace(path, path.with_name(path.name + DAMAGED))
 
 
-def read_autosave(folder: Path | str) -> tuple[SaveDoc, Game] | None:
-    """The autosaved game, replayed; None if there is none. Never raises: a damaged
-    autosave is moved aside to `last.arena.json.damaged` and None returned."""
-    path = autosave_path(folder)
+def _read_one(path: Path) -> tuple[SaveDoc, Game] | None:
     if not os.path.lexists(path):
         return None
     try:
@@ -360,21 +365,63 @@ def read_autosave(folder: Path | str) -> tuple[SaveDoc, Game] | None:
         return None
 
 
-def describe_autosave(folder: Path | str) -> str | None:
-    """One line for the menu's Resume entry (as `describe_save`'s), or None if there is
-    nothing to resume. The autosave is replayed, so Resume offered is Resume working."""
-    found = read_autosave(folder)
-    if found is None:
-        return None
-    try:
-        return _summary(found[0])
-    except (SaveError, RulesError):  # cannot happen after a load; never raise here
-        return None
+def read_autosave(folder: Path | str, game: str | None = None) -> tuple[SaveDoc, Game] | None:
+    """`game`'s autosaved game, replayed (None: the most recent of any game); None if there
+    is none. Never raises: a damaged autosave is moved aside (`<name>.damaged`)."""
+    if game is None:
+        found = autosaves(folder)
+        return read_autosave(folder, found[0][0]) if found else None
+    got = _read_one(autosave_path(folder, game))
+    if got is None:
+        old = _read_one(autosave_path(folder))
+        if old is not None and old[0].game == game:
+            return old
+    return got
 
 
-def clear_autosave(folder: Path | str) -> None:
-    """Remove the autosave (none is fine); SaveError (one line) if the disk refuses."""
-    path = autosave_path(folder)
+def autosaves(folder: Path | str) -> list[tuple[str, str]]:
+    """(game, the menu's line) for every game with an unfinished game to resume, the most
+    recently played first. Every one is replayed, so Resume offered is Resume working."""
+    found: list[tuple[float, str, str]] = []
+    seen: set[str] = set()
+    for name in [*game_names(), None]:
+        path = autosave_path(folder, name)
+        got = _read_one(path)
+        if got is None or got[0].game in seen:
+            continue
+        seen.add(got[0].game)
+        try:
+            line = _summary(got[0])
+            stamp = path.stat().st_mtime
+        except (SaveError, RulesError, OSError):  # cannot happen after a load; never raise
+            continue
+        found.append((stamp, got[0].game, line))
+    return [(game, line) for _, game, line in sorted(found, reverse=True)]
+
+
+def describe_autosave(folder: Path | str, game: str | None = None) -> str | None:
+    """One line for the menu's Resume entry of `game` (as `describe_save`'s; None: the most
+    recent), or None if there is nothing to resume."""
+    for name, line in autosaves(folder):
+        if game is None or name == game:
+            return line
+    return None
+
+
+def clear_autosave(folder: Path | str, game: str | None = None) -> None:
+    """Remove `game`'s autosave (None: every one); none is fine. SaveError (one line) if the
+    disk refuses."""
+    names = [*game_names(), None] if game is None else [game]
+    for name in names:
+        path = autosave_path(folder, name)
+        if name is not None and game is not None:
+            old = _read_one(autosave_path(folder))
+            if old is not None and old[0].game == game:
+                _unlink(autosave_path(folder))
+        _unlink(path)
+
+
+def _unlink(path: Path) -> None:
     try:
         path.unlink()
     except FileNotFoundError:

@@ -1,5 +1,5 @@
 """Import hygiene: the contest program never loads Textual, and neither `tui.cli` nor
-`tui.contest` loads Textual or Numba on import (the engine is loaded only to search)."""
+`tui.play.contest` loads Textual or Numba on import (the engine is loaded only to search)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_importing_the_cli_loads_neither_textual_nor_numba() -> None:
 
 def test_importing_the_contest_protocols_loads_neither_textual_nor_numba() -> None:
     done = python(
-        "import sys, tui.contest\n"
+        "import sys, tui.play.contest\n"
         "print(sorted(m for m in ('textual', 'numba', 'rich', 'ai.engine') if m in sys.modules))"
     )
     assert done.stdout.strip() == "[]"

@@ -21,6 +21,7 @@ from textual.screen import Screen
 
 from rules import PlayerSpec, TimeControl, get_game
 from tui.messages import EngineReady, OpenMenu, OpenReplay, OpenSetup, StartSession
+from tui.play.session import Session
 from tui.screens.common import printable
 from tui.screens.dialogs import ChoiceDialog, ProgramsDialog
 from tui.screens.game import GameScreen
@@ -28,7 +29,6 @@ from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
 from tui.services import Services
-from tui.session import Session
 from tui.widgets.boards import has_board
 
 TERMINATE_GRACE = 3.0  # seconds the app has to quit on SIGTERM or SIGHUP before it is ended
@@ -220,7 +220,11 @@ class ArenaApp(App):
 
     # ----- the command palette ------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            # Textual's keys panel squeezes the side panels off the board at 80 columns;
+            # `?` (Rules, below) lists every key of the game instead
+            if command.title != "Keys":
+                yield command
         for binding in getattr(screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description:
                 action = binding.action
@@ -266,6 +270,6 @@ def run(
 
 def _end_programs() -> None:
     """Every program the jury started, and what they started, is killed now."""
-    from tui import reaper
+    from tui.play import reaper
 
     reaper.sweep()

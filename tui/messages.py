@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from tui.session import Session
+    from tui.play.session import Session
 
 
 class OpenMenu(Message):

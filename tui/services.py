@@ -19,20 +19,21 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rules import Clock, ClockKind, MatchState, PlayerSpec
 from tui.messages import EngineReady
-from tui.session import AIRequest, Session
+from tui.play.session import AIRequest, Session
 
 if TYPE_CHECKING:
     from textual.message import Message
 
-    from ai.engine import InfoCallback, SearchResult, StopFlag
+    from ai.engine import Engine, InfoCallback, SearchResult, StopFlag
     from rules import Game
     from saves.format import SaveDoc
-    from tui.jury import ProgramPlayer, Verdict
+    from tui.play.jury import ProgramPlayer, Verdict
 
 SETTINGS_FILE = ".setup.json"  # hidden, and not a save: the load list never shows it
 SETTINGS_BYTES = 64_000
@@ -89,6 +90,27 @@ def end_program(player: ProgramPlayer) -> None:
         pass
 
 
+@dataclass
+class Compiling:
+    """A game's kernels being compiled: since when, how long it should take (the last
+    build's time), and the step under way."""
+
+    game_name: str
+    estimate: float
+    began: float
+    step: str = "starting"
+
+    def describe(self, now: float) -> str:
+        from rules import get_game
+
+        spent = max(0.0, now - self.began)
+        share = min(0.99, spent / self.estimate) if self.estimate > 0 else 0.0
+        left = self.estimate - spent
+        when = f"about {left:.0f} s left" if left >= 1 else "nearly done"
+        return (f"compiling {get_game(self.game_name).title}'s AI (once): {share:.0%}, "
+                f"{when}\n{self.step}")
+
+
 class Services:
     """The engine host and the saves glue, shared by the screens of one app."""
 
@@ -114,9 +136,11 @@ class Services:
         self._stops_lock = threading.Lock()
         self._programs: set[ProgramPlayer] = set()  # the programs playing seats now
         self._approved: set[str] = set()  # command lines the person agreed to run
+        self.compiling: dict[str, Compiling] = {}  # games whose kernels are being built
+        self._builds: set[Any] = set()  # their build processes (killed on quit)
         self.writer = Writer()
         self._setup: dict[str, dict[str, Any]] | None = None  # game -> field id -> value
-        self._autosaved: object | None = None  # the token of the session autosaved last
+        self._autosaved: dict[str, object] = {}  # game -> the session its autosave holds
 
     # ----- the engines ---------------------------------------------------------------------
     def engine_ready(self, game_name: str) -> bool:
@@ -145,9 +169,57 @@ class Services:
         threading.Thread(target=prepare, name=f"warm-up {game_name}", daemon=True).start()
 
     def _warm_up(self, game_name: str) -> None:
-        """Compile or load the kernels; a kernel cache that fails under them (a damaged
+        """Load the game's native kernels; without them, build them in a child process
+        (the UI stays smooth: a compile holds the GIL; `compiling` says how far it has
+        got), or, where they cannot be built (native modules off, no C compiler),
+        compile or load the JIT's here. A kernel cache that fails under the JIT (a damaged
         file the start-up check missed, a full disk) is healed once and the warm-up run
         again. Good kernels are recorded in the cache's manifest."""
+        from ai import native
+        from ai.engine import get_engine
+
+        if native.native_allowed() and not native.loadable(game_name):
+            self._build_native(game_name)
+        if native.ready(game_name):
+            get_engine(game_name).warm_up()  # loads in milliseconds
+            return
+        self._warm_up_jit(game_name)
+
+    def _build_native(self, game_name: str) -> None:
+        """Run `python -m ai.native GAME`, following its progress; a failure is left for
+        the JIT to make up for (`ai.native` records it)."""
+        import subprocess
+        import sys
+
+        from ai import native
+
+        progress = Compiling(game_name, native.estimate(game_name), self.now())
+        self.compiling[game_name] = progress
+        proc = None
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "ai.native", game_name],
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True)
+            assert proc.stdout is not None
+            with self._stops_lock:
+                self._builds.add(proc)
+            for line in proc.stdout:
+                progress.step = line.strip().split(": ", 1)[-1]
+            proc.wait()
+        except OSError:
+            pass
+        finally:
+            if proc is not None:
+                with self._stops_lock:
+                    self._builds.discard(proc)
+            self.compiling.pop(game_name, None)
+
+    def compile_progress(self, game_name: str) -> str | None:
+        """How far the game's kernels have got while they compile, in words, or None."""
+        progress = self.compiling.get(game_name)
+        return None if progress is None else progress.describe(self.now())
+
+    def _warm_up_jit(self, game_name: str) -> None:
         from ai import numba_cache
         from ai.engine import get_engine
 
@@ -197,6 +269,9 @@ class Services:
             for stop in self._stops:
                 stop.set()
             programs, self._programs = list(self._programs), set()
+            builds = list(self._builds)
+        for build in builds:  # a build cut short leaves nothing (it writes atomically)
+            build.kill()
         for program in programs:
             end_program(program)
 
@@ -222,8 +297,8 @@ class Services:
         """A program to play a seat in `game_class`'s protocol, registered until
         `close_program` (CommandError if the command names no program, or one the person
         has not agreed to run)."""
-        from tui.jury import program_player
-        from tui.programs import CommandError
+        from tui.play.jury import program_player
+        from tui.play.programs import CommandError
 
         if command not in self._approved:
             raise CommandError(f"the command {command!r} was not approved to run")
@@ -232,6 +307,17 @@ class Services:
         with self._stops_lock:
             self._programs.add(player)
         return player
+
+    def forget_program(self, player: object) -> None:
+        """A player the driver has closed (a program no longer needs ending on quit)."""
+        with self._stops_lock:
+            self._programs.discard(player)  # type: ignore[arg-type]
+
+    def engine(self, game_name: str) -> Engine:
+        """The game's shared engine (call it from a worker thread: it loads the kernels)."""
+        from ai.engine import get_engine
+
+        return get_engine(game_name)
 
     def close_program(self, player: ProgramPlayer, kill: bool = True) -> None:
         """End a program for good: killed at once (`kill`), or told the game is over."""
@@ -343,8 +429,7 @@ class Services:
         path = path_in(self.saves_folder(), name, SUFFIX)
         write_save(path, self._doc(session))
         session.mark_saved()
-        if self._autosaved is session.token:  # the autosave holds this game: now saved
-            self.clear_autosave()
+        self._clear_own_autosave(session)  # the game is in a named save now
         return path
 
     @staticmethod
@@ -392,14 +477,15 @@ class Services:
         seated = [by_mark[match.mark_of(p)] for p in range(n)]
         return Session(game, seated, match=match, clock=doc.clock, now=self.now)
 
-    # ----- the autosave ----------------------------------------------------------------------
+    # ----- the autosaves: each game's unfinished game --------------------------------------
     def autosave(self, session: Session) -> None:
-        """After a change: keep `session` for Resume while it is in progress and in no named
-        save; drop the autosave once the game is over. A game just loaded or saved by name
-        leaves the autosave as it is (it may hold the game before it). The document is
-        made here (a snapshot); the writer thread puts it on disk."""
+        """After a change: keep `session` for Resume (its game's slot) while it is in
+        progress and in no named save; drop that autosave once the game is over, if it
+        holds this game. A game just loaded or saved by name leaves the autosaves as they
+        are (one may hold the game before it). The document is made here (a snapshot); the
+        writer thread puts it on disk."""
         if not session.in_progress:
-            self.clear_autosave()
+            self._clear_own_autosave(session)
             return
         if not session.unsaved:
             return
@@ -410,41 +496,61 @@ class Services:
         except Exception as err:  # noqa: BLE001 - reported on the screen, the game goes on
             self.writer.error = str(err)
             return
-        self._autosaved = session.token
+        self._autosaved[session.game.name] = session.token
         self.writer.submit(lambda: write_autosave(folder, doc))
 
-    def clear_autosave(self) -> None:
+    def _clear_own_autosave(self, session: Session) -> None:
+        """Remove the game's autosave if it holds `session` (another game's stays)."""
+        name = session.game.name
+        if self._autosaved.get(name) is session.token:
+            self.clear_autosave(name)
+
+    def clear_autosave(self, game_name: str | None = None) -> None:
+        """Remove `game_name`'s autosave (None: every game's)."""
         from saves.store import clear_autosave
 
-        self._autosaved = None
+        if game_name is None:
+            self._autosaved.clear()
+        else:
+            self._autosaved.pop(game_name, None)
         try:
             folder = self.saves_folder()
         except OSError as err:
             self.writer.error = str(err)
             return
-        self.writer.submit(lambda: clear_autosave(folder))
+        self.writer.submit(lambda: clear_autosave(folder, game_name))
 
-    def describe_autosave(self) -> str | None:
-        """The menu's line for the game to resume, or None if there is none."""
-        from saves.store import describe_autosave
+    def describe_autosaves(self) -> list[tuple[str, str]]:
+        """(game, the menu's line) for each game with an unfinished game to resume, the
+        most recently played first."""
+        from saves.store import autosaves
 
         self.writer.flush()
         try:
-            return describe_autosave(self.saves_folder())
+            return autosaves(self.saves_folder())
         except Exception:  # noqa: BLE001 - no Resume entry rather than no menu
-            return None
+            return []
 
-    def resume_session(self) -> Session | None:
-        """The autosaved game, as a session in no named save; None if there is none (a
-        damaged one is set aside by the store)."""
+    def describe_autosave(self, game_name: str | None = None) -> str | None:
+        """The menu's line for `game_name`'s game to resume (None: the most recent)."""
+        for name, line in self.describe_autosaves():
+            if game_name is None or name == game_name:
+                return line
+        return None
+
+    def resume_session(self, game_name: str | None = None) -> Session | None:
+        """`game_name`'s autosaved game (None: the most recent), as a session in no named
+        save; None if there is none (a damaged one is set aside by the store). It holds
+        the slot: its moves replace the autosave it came from."""
         from saves.store import read_autosave
 
         self.writer.flush()
-        found = read_autosave(self.saves_folder())
+        found = read_autosave(self.saves_folder(), game_name)
         if found is None:
             return None
         session = self.session_from_doc(*found)
         session.mark_unsaved()
+        self._autosaved[session.game.name] = session.token
         return session
 
     def take_write_error(self) -> str | None:

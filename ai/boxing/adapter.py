@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ai.adapter import Adapter, Depth
+from ai.adapter import Adapter, Depth, touch
 from ai.boxing import grundy as G
 from ai.boxing import kernels as K
 from ai.boxing import playouts as P
@@ -129,7 +129,7 @@ class BoxingAdapter(Adapter):
 
     def __init__(self, tt_bits: int = TT_BITS) -> None:
         self.tables = G.new_tables(tt_bits)
-        self.tables[0].fill(0)  # touch the pages now, not in the first search's time
+        touch(self.tables[0])  # its pages now (see TOUCH_TABLES)
         self.regions = np.zeros((512, HEIGHT), np.uint64)
         self.codes = np.zeros(K.MAX_MOVES, np.int64)
         self.rng = random.Random(1)

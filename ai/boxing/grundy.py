@@ -19,11 +19,10 @@ cut short by `stop` or its node limit still leaves useful entries for the next.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ai.boxing.kernels import HEIGHT, MAX_BOX, ONE, SIDE, ZERO, box_codes, next_level
 from ai.boxing.kernels import vacant as cells_of
+from ai.jit import entry, leading_zeros, njit, trailing_zeros
 
 UNKNOWN = -1
 MAX_CELLS = 160  # the largest region solved: the stack holds one frame per cell
@@ -309,6 +308,7 @@ __all__ = ["MAX_BOX", "MAX_CELLS", "UNKNOWN", "cells_of", "flood", "new_tables",
            "next_level", "option_value", "region_value", "shape_key", "split"]
 
 
+@entry
 @njit(nogil=True, cache=True)
 def position_xor(rows: np.ndarray, cap: int, keys: np.ndarray, vals: np.ndarray,
                  frames: np.ndarray, codes: np.ndarray, nn: np.ndarray, ii: np.ndarray,
@@ -335,6 +335,7 @@ def position_xor(rows: np.ndarray, cap: int, keys: np.ndarray, vals: np.ndarray,
     return x
 
 
+@entry
 @njit(nogil=True, cache=True)
 def replies_to_zero(rows: np.ndarray, keys: np.ndarray, vals: np.ndarray,
                     regions: np.ndarray, codes: np.ndarray) -> tuple[int, int]:

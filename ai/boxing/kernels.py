@@ -15,10 +15,9 @@ Making a box clears one mask, `(2^k - 1) << c`, in each of its k rows. A move co
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ai.bits import popcount
+from ai.jit import entry, njit, trailing_zeros
 
 HEIGHT, WIDTH = 16, 32
 MAX_BOX = 16
@@ -72,6 +71,7 @@ def next_level(lev: np.ndarray, height: int) -> bool:
     return any_bit != ZERO
 
 
+@entry
 @njit(nogil=True, cache=True)
 def box_codes(rows: np.ndarray, out: np.ndarray) -> int:
     """Every legal move (every vacant k x k box) as a move code into `out` (at least
@@ -81,7 +81,7 @@ def box_codes(rows: np.ndarray, out: np.ndarray) -> int:
         lev[r] = rows[r]
     n = 0
     k = 1
-    height = HEIGHT
+    height = np.int64(HEIGHT)  # (a literal 16 would not take `height -= 1` ahead of time)
     while True:
         for r in range(height):
             m = lev[r]
@@ -115,6 +115,7 @@ def play(rows: np.ndarray, code: int) -> int:
     return k * k
 
 
+@entry
 @njit(nogil=True, cache=True)
 def children(rows: np.ndarray, codes: np.ndarray, n: int, out: np.ndarray,
              left: np.ndarray) -> None:
@@ -136,7 +137,7 @@ def made_leaves(rows: np.ndarray, lev: np.ndarray) -> tuple[int, np.uint64]:
     for r in range(HEIGHT):
         lev[r] = rows[r]
     k = 1
-    height = HEIGHT
+    height = np.int64(HEIGHT)  # (a literal 16 would not take `height -= 1` ahead of time)
     while True:
         side = SIDE[k]
         for r in range(height):
@@ -159,6 +160,7 @@ def made_leaves(rows: np.ndarray, lev: np.ndarray) -> tuple[int, np.uint64]:
     return n, check
 
 
+@entry
 @njit(nogil=True, cache=True)
 def perft(rows: np.ndarray, depth: int) -> np.ndarray:
     """Leaf counts for depths 1..depth, then a checksum of the leaves made ("made" mode:

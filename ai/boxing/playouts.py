@@ -10,11 +10,10 @@ tens of moves, not hundreds.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ai.bits import below, mix_seed, next_random, popcount, ucb_pick
 from ai.boxing.kernels import HEIGHT, MAX_BOX, SIDE, ZERO, next_level, vacant
+from ai.jit import entry, njit, trailing_zeros
 
 RETRIES = 4  # draws per move before a box that hands over a finish is accepted
 
@@ -42,6 +41,7 @@ def all_levels(rows: np.ndarray, lev: np.ndarray) -> int:
     return k
 
 
+@entry
 @njit(nogil=True, cache=True)
 def rest_is_one_box(rows: np.ndarray, left: int) -> bool:
     """Whether the `left` vacant cells of `rows` form one square box (the mover then
@@ -118,6 +118,7 @@ def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
             turn = 0
 
 
+@entry
 @njit(nogil=True, cache=True)
 def ucb_playouts(kids: np.ndarray, n: int, players: int, visits: np.ndarray,
                  wins: np.ndarray, count: int, seed: np.uint64, explore: float,
@@ -145,6 +146,7 @@ def ucb_playouts(kids: np.ndarray, n: int, players: int, visits: np.ndarray,
     return done
 
 
+@entry
 @njit(nogil=True, cache=True)
 def fixed_playouts(kids: np.ndarray, n: int, players: int, each: int, seed: np.uint64,
                    wins: np.ndarray, stop: np.ndarray) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ai.adapter import Adapter, Depth
+from ai.adapter import Adapter, Depth, touch
 from ai.engine import Budget
 from ai.loaps import kernels as K
 from ai.loaps import search as S
@@ -105,7 +105,7 @@ class LoapsAdapter(Adapter):
         self.frames = np.zeros((S.MAX_PLY + 1, S.FRAME), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
         self.ev = PARAMS if params is None else params
-        self.tt.fill(0)  # touch the pages now, not in the first search's time
+        touch(self.tt)  # its pages now (see TOUCH_TABLES)
 
     def _tables(self) -> tuple:
         return (self.tt, self.killers, self.hist, self.moves, self.keys, self.frames,

@@ -38,8 +38,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from ai.jit import njit
 from ai.loaps.kernels import (
     ALL,
     BIT,

@@ -20,10 +20,9 @@ by shifts. A move code is `from << 6 | to` (kernel squares).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ai.bits import popcount
+from ai.jit import entry, njit, trailing_zeros
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -216,10 +215,10 @@ def judge(mover, other, pmover, pother, cap, left):
     stuck sides when it generates their moves)."""
     if connected(mover):
         d = pmover + CONNECT_POINTS - pother
-        kind = ENDS_CONNECT
+        kind = np.int64(ENDS_CONNECT)  # (typed, not literal: the AOT compiler unifies none)
     elif cap and other != ZERO and connected(other):
         d = pmover - pother - CONNECT_POINTS
-        kind = ENDS_CAPTURE_CONNECT
+        kind = np.int64(ENDS_CAPTURE_CONNECT)
     elif left <= 0:
         return DRAW, ENDS_MOVE_LIMIT
     elif other == ZERO:
@@ -239,6 +238,7 @@ P_ME, P_OPP, P_C0, P_C1, P_C2, P_PME, P_POPP = range(7)
 PWORDS = 7
 
 
+@entry
 @njit(nogil=True, cache=True)
 def load(mine, theirs, pme, popp, out):
     """Fill `out` (PWORDS uint64) with a position: the side to move's and the other side's
@@ -338,6 +338,7 @@ def _perft(me, opp, c0, c1, c2, pme, popp, ply, depth, left, counts):
     return acc
 
 
+@entry
 @njit(nogil=True, cache=True)
 def perft(pos, depth, left):
     """Leaf counts for depths 1..depth from `pos` (not over), `left` plies before the

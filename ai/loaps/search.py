@@ -24,8 +24,8 @@ trying first the moves that land next to all of the mover's groups but one
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ai.jit import entry, njit
 from ai.loaps.evaluate import (
     LMR_FROM,
     MATE,
@@ -81,6 +81,7 @@ M1023 = 1023
 
 
 # ----- positions on the stack ------------------------------------------------------------
+@entry
 @njit(nogil=True, cache=True)
 def start_hash(red, blue, side):
     """The Zobrist hash of a board (player 1's and player 2's pieces), `side` to move."""
@@ -552,6 +553,7 @@ def negamax(st, ply0, side0, left0, depth0, alpha0, beta0, tt, killers, hist, mo
             step = NEXT
 
 
+@entry
 @njit(nogil=True, cache=True, _nrt=False)
 def search_root(st, side, left, depth, order, scores, full_window, tt, killers, hist, moves,
                 keys, fr, stats, stop, ev):
@@ -599,6 +601,7 @@ def search_root(st, side, left, depth, order, scores, full_window, tt, killers, 
 WINS, DRAWS, QUIET, ALLOWS_WIN, LOSES = 2, 1, 0, -1, -2
 
 
+@entry
 @njit(nogil=True, cache=True)
 def classify(pos, left, moves, codes):
     """The root's moves (into `moves`, returning how many) and per move its one-move
@@ -626,6 +629,7 @@ def classify(pos, left, moves, codes):
     return n
 
 
+@entry
 @njit(nogil=True, cache=True)
 def tt_pv(st, side, left, first, max_len, tt):
     """The principal line: `first`, then the TT's moves while they are stored and legal."""

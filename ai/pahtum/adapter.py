@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ai.adapter import Adapter, Depth
+from ai.adapter import Adapter, Depth, touch
 from ai.engine import Budget
 from ai.pahtum import kernels as K
 from rules import Game
@@ -76,7 +76,7 @@ class PahTumAdapter(Adapter):
 
     def __init__(self, tt_bits: int = 21) -> None:
         self.tt = K.new_tt(tt_bits)
-        self.tt.fill(0)  # touch the pages now, not in the first search's time
+        touch(self.tt)  # its pages now (see TOUCH_TABLES)
         self._tt_blocks: int | None = None
         # the search's scratch arrays, allocated once (kernels allocate nothing)
         self.work = K.new_work()

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ai.adapter import Adapter, Depth
+from ai.adapter import Adapter, Depth, touch
 from ai.engine import Budget
 from ai.pillars import kernels as K
 from ai.pillars import sums as U
@@ -97,8 +97,8 @@ class PillarsAdapter(Adapter):
 
     def __init__(self, tt_bits: int = TT_BITS, region_bits: int = REGION_BITS) -> None:
         self.own, self.rt = U.new_tables(tt_bits, region_bits)
-        self.own[0].fill(0)  # touch the pages now, not in the first search's time
-        self.rt[0].fill(0)
+        touch(self.own[0])  # their pages now (see TOUCH_TABLES)
+        touch(self.rt[0])
         self.scratch_codes = np.zeros(K.MAX_RECTS, np.int64)
         self.rng = random.Random(1)
 

@@ -16,9 +16,9 @@ a move that claims the joker.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ai.bits import below, mix_seed, next_random, popcount, ucb_pick
+from ai.jit import entry, njit
 
 SIZE = 10
 CLAIM = 1 << 16
@@ -82,6 +82,7 @@ def row_of(w0: np.uint64, w1: np.uint64, r: int) -> np.uint64:
     return (w1 >> np.uint64(10 * (r - 5))) & ROW_MASK
 
 
+@entry
 @njit(nogil=True, cache=True)
 def rect_codes(w0: np.uint64, w1: np.uint64, out: np.ndarray) -> int:
     """Every rectangle of empty cells as a move code into `out`; how many."""
@@ -107,6 +108,7 @@ def clear_mask(code: int) -> tuple[np.uint64, np.uint64]:
     return iv * SPAN0[t, b], iv * SPAN1[t, b]
 
 
+@entry
 @njit(nogil=True, cache=True)
 def perft(w0: np.uint64, w1: np.uint64, mover: int, claimed: int, depth: int,
           joker: bool) -> np.ndarray:
@@ -250,6 +252,7 @@ def playout(w0: np.uint64, w1: np.uint64, s: np.uint64) -> tuple[int, np.uint64]
 
 
 # ----- the root's play-outs -----------------------------------------------------------------
+@entry
 @njit(nogil=True, cache=True)
 def ucb_playouts(c0: np.ndarray, c1: np.ndarray, n: int, visits: np.ndarray,
                  wins: np.ndarray, count: int, seed: np.uint64, explore: float,
@@ -274,6 +277,7 @@ def ucb_playouts(c0: np.ndarray, c1: np.ndarray, n: int, visits: np.ndarray,
     return done
 
 
+@entry
 @njit(nogil=True, cache=True)
 def fixed_playouts(c0: np.ndarray, c1: np.ndarray, n: int, each: int, seed: np.uint64,
                    wins: np.ndarray, stop: np.ndarray) -> bool:
@@ -291,6 +295,7 @@ def fixed_playouts(c0: np.ndarray, c1: np.ndarray, n: int, each: int, seed: np.u
     return True
 
 
+@entry
 @njit(nogil=True, cache=True)
 def children(w0: np.uint64, w1: np.uint64, codes: np.ndarray, c0: np.ndarray,
              c1: np.ndarray, left: np.ndarray) -> None:

@@ -46,10 +46,9 @@ by `stop` or its node limit still leaves useful entries.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ai.bits import popcount
+from ai.jit import leading_zeros, njit, trailing_zeros
 from ai.pillars.kernels import MAX_RECTS, ONE, ZERO, clear_mask, rect_codes, row_of
 from ai.pillars.solver import mix, region_hash
 

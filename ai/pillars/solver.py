@@ -18,8 +18,8 @@ first, and polls the stop flag.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ai.jit import entry, njit
 from ai.pillars.kernels import (
     IV_COUNT,
     IV_LEFT,
@@ -162,6 +162,7 @@ def tt_put(tt: np.ndarray, key: np.uint64, value: int) -> None:
     tt[key & np.uint64(tt.size - 1)] = (key >> np.uint64(1) << np.uint64(1)) | np.uint64(value)
 
 
+@entry
 @njit(nogil=True, cache=True)
 def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.ndarray,
           keys: np.ndarray, nn: np.ndarray, ii: np.ndarray, scratch: np.ndarray,
@@ -171,16 +172,16 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
     `nn`, `ii` (MAX_PLY) its key, child count and next child; stats[0] counts nodes."""
     ply = 0
     x0, x1 = w0, w1
-    result = UNKNOWN
+    result = np.int64(UNKNOWN)  # (typed, not literal: the AOT compiler unifies none)
     while True:
         # ----- enter the node (x0, x1) at `ply` -----
         stats[0] += 1
         if stats[0] & 1023 == 0 and stop[0]:
             return UNKNOWN
         empty = popcount(x0) + popcount(x1)
-        result = UNKNOWN
+        result = np.int64(UNKNOWN)
         if empty == 1:
-            result = LOSS
+            result = np.int64(LOSS)
         else:
             key = position_key(x0, x1, scratch)
             result = tt_get(tt, key)
@@ -197,7 +198,7 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
                         a = np.int64(acc)
                         h = b - t + 1
                         if (empty - 1) % h == 0 and (empty - 1) // h <= LONGEST[a]:
-                            result = WIN
+                            result = np.int64(WIN)
                             break
                         for k in range(IV_START[a] + IV_COUNT[a] - 1, IV_START[a] - 1, -1):
                             if h * (IV_RIGHT[k] - IV_LEFT[k] + 1) == empty:
@@ -220,9 +221,9 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
                 ply -= 1
                 if result == LOSS:  # the child loses: this node wins
                     tt_put(tt, keys[ply], WIN)
-                    result = WIN
+                    result = np.int64(WIN)
                     continue
-                result = UNKNOWN  # that child wins: try the next
+                result = np.int64(UNKNOWN)  # that child wins: try the next
             if ii[ply] < nn[ply]:
                 k = ii[ply]
                 ii[ply] += 1
@@ -230,7 +231,7 @@ def solve(w0: np.uint64, w1: np.uint64, tt: np.ndarray, c0: np.ndarray, c1: np.n
                 ply += 1
                 break
             tt_put(tt, keys[ply], LOSS)  # every child wins
-            result = LOSS
+            result = np.int64(LOSS)
 
 
 def new_tables(tt_bits: int) -> tuple[np.ndarray, ...]:

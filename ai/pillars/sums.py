@@ -19,9 +19,9 @@ rule on every region's Grundy value), larger rectangles first among equals.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ai.bits import popcount
+from ai.jit import entry, njit
 from ai.pillars import regions as G
 from ai.pillars.kernels import MAX_RECTS, ZERO, clear_mask, rect_codes
 from ai.pillars.solver import LOSS, UNKNOWN, WIN, mix, tt_get, tt_put
@@ -186,6 +186,7 @@ def node_estimate(own: tuple, ply: int, skip: int) -> int:
     return est
 
 
+@entry
 @njit(nogil=True, cache=True)
 def solve_sum(w0: np.uint64, w1: np.uint64, own: tuple, rt: tuple, stop: np.ndarray) -> int:
     """WIN or LOSS for the player to move in the position (w0, w1), or UNKNOWN when `stop`
@@ -205,7 +206,7 @@ def solve_sum(w0: np.uint64, w1: np.uint64, own: tuple, rt: tuple, stop: np.ndar
     nw[0], nwt[0], nh[0], ones[0] = n, untamed, h, o
     keys[0] = ksum + ones_key(o)
     ply = 0
-    result = UNKNOWN
+    result = np.int64(UNKNOWN)  # (typed, not literal: the AOT compiler unifies none)
     last = stats[0] + budget[2] if budget[2] > 0 else np.int64(1) << 62
     while True:
         # ----- enter the node at `ply` -----
@@ -215,7 +216,7 @@ def solve_sum(w0: np.uint64, w1: np.uint64, own: tuple, rt: tuple, stop: np.ndar
         if nwt[ply] == 0:
             lose = estimate_loses(heap_xor(hp[ply], nh[ply], ones[ply]), nh[ply] > 0,
                                   node_estimate(own, ply, -1))
-            result = LOSS if lose == 1 else WIN
+            result = np.int64(LOSS) if lose == 1 else np.int64(WIN)
         else:
             result = tt_get(tt, keys[ply])
             if result == UNKNOWN:
@@ -232,9 +233,9 @@ def solve_sum(w0: np.uint64, w1: np.uint64, own: tuple, rt: tuple, stop: np.ndar
                 ply -= 1
                 if result == LOSS:  # the child loses: this node wins
                     tt_put(tt, keys[ply], WIN)
-                    result = WIN
+                    result = np.int64(WIN)
                     continue
-                result = UNKNOWN  # that child wins: try the next
+                result = np.int64(UNKNOWN)  # that child wins: try the next
             if ii[ply] < nn[ply]:
                 k = ii[ply]
                 ii[ply] += 1
@@ -243,7 +244,7 @@ def solve_sum(w0: np.uint64, w1: np.uint64, own: tuple, rt: tuple, stop: np.ndar
                 ply += 1
                 break
             tt_put(tt, keys[ply], LOSS)  # every child wins
-            result = LOSS
+            result = np.int64(LOSS)
 
 
 @njit(nogil=True, cache=True)
@@ -401,6 +402,7 @@ def expand(ply: int, own: tuple, rt: tuple, stop: np.ndarray) -> int:
     return UNKNOWN
 
 
+@entry
 @njit(nogil=True, cache=True)
 def child_info(c0: np.ndarray, c1: np.ndarray, n: int, out: np.ndarray, rt: tuple,
                stop: np.ndarray, budget: np.ndarray) -> int:

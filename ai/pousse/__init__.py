@@ -1,5 +1,18 @@
 """Pousse's engine: push kernels with the repetition rule and the adapter the driver runs."""
 
-from ai.pousse.adapter import PousseAdapter as ADAPTER
+from __future__ import annotations
+
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    """`ADAPTER` on first use: the adapter loads numpy and Numba, which the kernel-free
+    move chooser (`ai.pousse.quick`, found through this package) must not wait for."""
+    if name == "ADAPTER":
+        from ai.pousse.adapter import PousseAdapter
+
+        return PousseAdapter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["ADAPTER"]

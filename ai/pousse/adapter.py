@@ -17,7 +17,7 @@ from types import ModuleType
 
 import numpy as np
 
-from ai.adapter import Adapter, Depth
+from ai.adapter import Adapter, Depth, touch
 from ai.engine import Budget
 from ai.pousse import bitboard as bb
 from ai.pousse import lines as ln
@@ -143,7 +143,7 @@ class PousseAdapter(Adapter):
         self.keys = np.zeros((MAX_PLY, 4 * MAX_N), dtype=np.int64)
         self.frames = np.zeros((MAX_PLY + 1, ps.FRAME), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
-        self.tt.fill(0)  # touch the pages now, not in the first search's time
+        touch(self.tt)  # its pages now (see TOUCH_TABLES)
         self._tt_size = 0  # board size the TT holds entries for (hashes ignore N)
 
     def _tables(self) -> tuple:

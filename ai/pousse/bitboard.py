@@ -18,10 +18,9 @@ The copy-make state is three words, so nothing is undone.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ai.bits import popcount
+from ai.jit import entry, leading_zeros, njit, trailing_zeros
 from ai.pousse.common import line_term, repeats, threat_value
 
 MAX_BB = 8
@@ -71,13 +70,13 @@ def geometry(n: int) -> np.ndarray:
     for i in range(n):
         row = sum(1 << (8 * i + j) for j in range(n))
         col = sum(1 << (8 * j + i) for j in range(n))
-        for kind, (line, entry, end) in enumerate((
+        for kind, (line, start, end) in enumerate((
                 (row, 8 * i, 8 * i + n - 1), (row, 8 * i + n - 1, 8 * i),
                 (col, i, 8 * (n - 1) + i), (col, 8 * (n - 1) + i, i))):
             m = kind * n + i
             g[0, m] = line
             g[1, m] = 1 << end
-            g[2, m] = 1 << entry
+            g[2, m] = 1 << start
             g[3, m] = kind
             g[4, m] = 8 * i if kind < 2 else i
             g[5, m] = (0 if kind < 2 else 16) + i
@@ -178,6 +177,7 @@ def _perft(x, o, h, side, n, g, zt, path_h, t, irr, ply, depth, counts):
     return acc
 
 
+@entry
 @njit(nogil=True, cache=True)
 def perft_s(stack, n, side, g, zt, path_h, t, irr, depth):
     """Leaf counts for depths 1..depth from stack[0], configuration t of the path (every
@@ -240,6 +240,7 @@ def evaluate_s(stack, ply, n, side, g):
     return threat_value(e, threats)
 
 
+@entry
 @njit(nogil=True, cache=True)
 def load_s(cells, n, side, g, stack):
     """stack[0] from a board (int8[N*N] row-major, 0 empty, 1 X, 2 O) with `side` to move."""

@@ -8,7 +8,8 @@ the engine's copy-make; word 0 is always the Zobrist hash of the configuration.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ai.jit import njit
 
 MAX_N = 20
 MAX_PLY = 128

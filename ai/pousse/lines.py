@@ -24,10 +24,9 @@ words than copying the 2 + 4N-word state at every node.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ai.bits import popcount
+from ai.jit import entry, leading_zeros, njit, trailing_zeros
 from ai.pousse.common import MAX_N, WORDS, repeats, threat_value
 
 ZERO = np.uint64(0)
@@ -230,6 +229,7 @@ def _perft(w, h, s, side, n, g, zt, path_h, t, irr, ply, depth, counts):
     return acc
 
 
+@entry
 @njit(nogil=True, cache=True)
 def perft_s(stack, n, side, g, zt, path_h, t, irr, depth):
     """Leaf counts for depths 1..depth from stack[0], configuration t of the path (every
@@ -297,6 +297,7 @@ def evaluate_s(stack, ply, n, side, g):
     return threat_value(e, -1 if mine > 0 else theirs)
 
 
+@entry
 @njit(nogil=True, cache=True)
 def load_s(cells, n, side, g, stack):
     """stack[0] from a board (int8[N*N] row-major, 0 empty, 1 X, 2 O) with `side` to move."""

@@ -8,13 +8,9 @@ ply is also the position's row in the stack and its offset on the hash path.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from numba import njit
-from numba.core.errors import NumbaIRAssumptionWarning
-from numba.extending import overload
 
+from ai.jit import entry, njit, overload
 from ai.pousse import bitboard as bb
 from ai.pousse import lines as ln
 from ai.pousse.common import (
@@ -30,10 +26,8 @@ from ai.pousse.common import (
     to_tt,
 )
 
-# Numba's SSA pass flags the variables of the inlined engine calls below with a
-# "pedantic check" warning on every compile; the compiled code is right (the
-# differential tests say so), and a user should not see the noise on stderr.
-warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
+# (Numba's SSA pass warns on every compile of the inlined engine calls below; `ai.jit`
+# silences it: the compiled code is right, the differential tests say so.)
 
 # ----- the engines behind one interface -------------------------------------------------
 # Chosen at compile time by the Zobrist table's type (2-D for bitboards, 1-D for lines),
@@ -91,6 +85,7 @@ def winner(stack, ply, mover, n, g, zt, path_h, t, irr):
     return -1
 
 
+@entry
 @njit(nogil=True, cache=True)
 def replay(stack, n, side, g, zt, moves, path_h, path_irr):
     """Play `moves` from stack[0] (side to move `side`), leaving the last position in
@@ -395,6 +390,7 @@ def store(ply, fr, stack, tt):
     return best
 
 
+@entry
 @njit(nogil=True, cache=True, _nrt=False)
 def search_root(stack, n, side, g, zt, path_h, t, irr, depth, order, scores,
                 full_window, tt, killers, hist, moves,
@@ -445,6 +441,7 @@ def search_root(stack, n, side, g, zt, path_h, t, irr, depth, order, scores,
     return best_m, best
 
 
+@entry
 @njit(nogil=True, cache=True)
 def classify(stack, n, side, g, zt, path_h, t, irr):
     """Per root move: 2 wins at once, -2 loses at once, -1 lets the opponent win at
@@ -469,6 +466,7 @@ def classify(stack, n, side, g, zt, path_h, t, irr):
     return codes
 
 
+@entry
 @njit(nogil=True, cache=True)
 def tt_pv(stack, n, side, g, zt, path_h, t, irr, first, max_len, tt):
     """The principal variation: `first`, then the TT's moves while they are stored."""

@@ -24,6 +24,7 @@ import pytest
 
 from ai import numba_cache
 from rules import get_game
+from tests.conftest import seeded_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = [sys.executable, "-c", "from tui.cli import main; main()"]
@@ -75,8 +76,9 @@ def current(cache: Path) -> None:
 
 @pytest.fixture(scope="module")
 def good_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A cache folder filled by a real run (it compiles)."""
-    cache = tmp_path_factory.mktemp("good-cache")
+    """A cache folder used by a real run (seeded with the run's kernels, so that it loads
+    rather than compiles them)."""
+    cache = seeded_cache(tmp_path_factory.mktemp("good-cache"))
     for game in INPUT:
         assert_answers(arena_move(game, cache), game)
     assert (version_dir(cache) / numba_cache.MANIFEST).is_file()  # the move sealed it

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable
 
 import pytest
@@ -10,8 +9,6 @@ import pytest
 from ai.engine import Budget, Engine, new_engine
 from ai.pousse import search as ps
 from ai.pousse.common import MATE
-from ai.strength import random_player, run_games
-from rules import Termination
 from rules.pousse import Pousse
 
 # Found by random play and checked below through the rules, not trusted as given.
@@ -127,16 +124,6 @@ def test_bench_positions_are_fixed() -> None:
     assert all(not g.is_over for g in first)
     assert {g.size for g in first} == {5, 6, 8, 12}
     assert eng.bench_endgames() == ([], 0.0)
-
-
-def test_strength_counts_repetition_wins_and_never_a_draw() -> None:
-    rng = random.Random(4)
-    tally = run_games("pousse", random_player("pousse", rng), [random_player("pousse", rng)],
-                      24, seed=1, options={"size": 4}, log=lambda line: None)
-    assert tally.draws == 0 and tally.wins + tally.losses == 24
-    kinds = {outcome.kind for _, outcome in tally.results}
-    assert Termination.REPETITION in kinds
-    assert tally.standing == [float(tally.wins), float(tally.losses)]
 
 
 def test_strength_starts_vary_and_do_not_end_the_game() -> None:

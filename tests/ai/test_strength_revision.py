@@ -1,5 +1,6 @@
-"""The strength runner's `rev:REV:LEVEL` player: an old revision's engine package,
-loaded under its own name beside today's, plays legal moves; bad names fail clearly."""
+"""`rev:REV:LEVEL`: an old revision's engine package, loaded under its own name beside
+today's, plays legal moves; bad names fail clearly (the match's own test of it is in
+tests/tui/test_driver.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from types import ModuleType
 import pytest
 
 from ai import revision
-from ai.strength import main, play_game, player, start_position
-from rules import Game, RulesError
+from ai.strength import start_position
+from rules import RulesError
 from rules.pahtum import PahTum
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -32,18 +33,17 @@ def test_head_package_plays_legal_moves_under_its_own_name() -> None:
     assert not any(u.startswith("ai.pahtum") for u in used)
 
     rng = random.Random(4)
-    old = player("rev:HEAD:easy")("pahtum", rng, 0.02)
-    played: list[Hashable] = []
-
-    def checked(game: Game) -> Hashable:
-        move = old(game)
-        assert move in game.legal_moves()
-        played.append(move)
-        return move
-
     game = start_position(PahTum, {"blocks": "25"}, seed=3)
-    outcome = play_game(game, [checked, lambda g: rng.choice(g.legal_moves())])
-    assert outcome is not None and len(played) >= 3
+    played: list[Hashable] = []
+    while not game.is_over:
+        if game.to_move == 0:
+            move = engine.choose(game, "easy", 0.02).move
+            assert move in game.legal_moves()
+            played.append(move)
+        else:
+            move = rng.choice(game.legal_moves())
+        game.play(move)
+    assert len(played) >= 3
 
 
 def test_rewrite_points_own_imports_at_the_new_name() -> None:
@@ -61,25 +61,23 @@ def test_rewrite_points_own_imports_at_the_new_name() -> None:
         revision.rewrite("import ai\nai.pousse.kernels.make()\n", "pousse", "p")
 
 
-def test_bad_revision_is_one_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_revision_is_one_clear_error() -> None:
+    from tests.tui.test_cli import assert_user_error, run
+
     with pytest.raises(revision.RevisionError, match="bad revision 'no-such-rev'"):
         revision.new_engine("no-such-rev", "pousse")
     with pytest.raises(revision.RevisionError, match="bad revision"):
         revision.resolve("--all")
-    with pytest.raises(SystemExit) as exit_info:
-        main(["pousse", "rev:no-such-rev:hard", "random", "--games", "1"])
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].endswith("error: bad revision 'no-such-rev': not a commit of "
-                            f"{revision.REPO}")
-    assert "Traceback" not in "".join(err)
+    line = assert_user_error(run(["match", "pousse", "rev:no-such-rev:hard", "random"]),
+                             "bad revision 'no-such-rev'")
+    assert line.endswith(f"not a commit of {revision.REPO}")
 
 
 def test_unknown_player_names_and_levels() -> None:
+    from rules import PlayerSpec
+
     for name in ("rev:", "rev:HEAD", "rev::hard", "rev:HEAD:", "hardest"):
-        with pytest.raises(KeyError):
-            player(name)
+        with pytest.raises(RulesError):
+            PlayerSpec.parse(name)
     with pytest.raises(RulesError, match="unknown level"):
-        player("rev:HEAD:hardest")("pousse", random.Random(1), None)
-    with pytest.raises(SystemExit):
-        main(["pousse", "rev:HEAD", "random", "--games", "1"])
+        PlayerSpec.parse("rev:HEAD:hardest")

@@ -17,7 +17,6 @@ from conftest import play_out
 
 from ai.engine import LEVELS, Budget, Engine, SearchResult, StopFlag, get_engine, new_engine
 from ai.numba_cache import is_compiled
-from ai.strength import greedy_player, random_player, run_games, run_matches
 from rules import Game, MoveError, RulesError, Termination, game_names, get_game
 
 SLACK = 0.05  # every search ends within its budget plus this
@@ -242,44 +241,29 @@ def test_kernels_load_from_the_numba_cache(game_name: str) -> None:
     assert is_compiled(game_name) and not is_compiled("nosuchgame")
 
 
-# ----- the strength runner ----------------------------------------------------------------
-def test_strength_games_count_outcomes(game_name: str) -> None:
+# ----- strength, through the one turn driver ----------------------------------------------
+def test_the_strongest_level_beats_random_play_through_the_driver(game_name: str) -> None:
+    """The engine's strongest level at 0.05 s a move against random players, each seeded
+    start from each seat (a game's one-move greedy player need not beat random play:
+    filling the largest rectangle in Pillars does not, nor does the weakest level's
+    noise)."""
+    from ai.strength import start_position
+    from rules import PlayerSpec
+    from rules.match import mark_of
+    from tui.play.driver import Driver
+    from tui.play.seats import make_player
+    from tui.play.session import Session
+
+    cls = get_game(game_name)
+    n = cls.player_count[0]
     rng = random.Random(1)
-    cls = get_game(game_name)
-    others = [random_player(game_name, rng) for _ in range(cls.player_count[0] - 1)]
-    lines: list[str] = []
-    # the engine's strongest level at 0.05 s a move: a game's one-move greedy player need
-    # not beat random play (filling the largest rectangle in Pillars does not), nor does
-    # the weakest level's noise
-    from ai.strength import PLAYERS
-
-    engine = PLAYERS[LEVELS[-1]](game_name, rng, 0.05)
-    tally = run_games(game_name, engine, others, 4, seed=3, log=lines.append)
-    assert len(lines) == 4 and tally.played == 4
-    assert [seat for seat, _ in tally.results] == [i % (len(others) + 1) for i in range(4)]
-    assert tally.draws == sum(o.is_draw for _, o in tally.results)
-    assert tally.wins == sum(o.won(seat) for seat, o in tally.results)
-    assert tally.wins >= 3  # the engine beats random play
-
-
-def test_strength_matches_follow_the_match_rule(game_name: str) -> None:
-    rng = random.Random(2)
-    cls = get_game(game_name)
-    others = [random_player(game_name, rng) for _ in range(cls.player_count[0] - 1)]
-    tally = run_matches(game_name, greedy_player(game_name, rng), others, 2, seed=5,
-                        log=lambda line: None)
-    assert tally.played == 2
-    assert len(tally.results) == 2 * cls.match_rule.games(len(others) + 1)
-    a, b = tally.standing
-    assert a >= b
-
-
-def test_strength_engine_player(game_name: str) -> None:
-    from ai.strength import PLAYERS
-
-    rng = random.Random(3)
-    engine_side = PLAYERS[LEVELS[0]](game_name, rng, 0.05)
-    others = [random_player(game_name, rng)
-              for _ in range(get_game(game_name).player_count[0] - 1)]
-    tally = run_games(game_name, engine_side, others, 2, seed=9, log=lambda line: None)
-    assert tally.played == 2
+    wins = 0
+    for i in range(4):
+        game = start_position(cls, {}, 3 + i // n)
+        seat = mark_of(0, i, n)
+        specs = [PlayerSpec.parse("random")] * n
+        specs[seat] = PlayerSpec("ai", LEVELS[-1], seconds=0.05)
+        session = Session(game, specs)
+        outcome = Driver(session, lambda spec: make_player(spec, cls, rng=rng)).play_game()
+        wins += outcome.won(seat)
+    assert wins >= 3

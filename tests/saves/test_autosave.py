@@ -1,5 +1,5 @@
-"""The autosave: the game in progress, kept beside the named saves but never among them;
-reading it never raises, a damaged one is set aside."""
+"""The autosaves: each game's game in progress, kept beside the named saves but never among
+them; reading one never raises, a damaged one is set aside."""
 
 from __future__ import annotations
 
@@ -36,14 +36,16 @@ def test_write_read_describe_clear(tmp_path: Path) -> None:
     assert read_autosave(tmp_path) is None and describe_autosave(tmp_path) is None
     doc = in_progress()
     write_autosave(tmp_path, doc)
-    assert autosave_path(tmp_path) == tmp_path / "autosave" / "last.arena.json"
+    assert autosave_path(tmp_path, "pahtum") == tmp_path / "autosave" / "pahtum.arena.json"
+    assert (tmp_path / "autosave" / "pahtum.arena.json").is_file()
     got = read_autosave(tmp_path)
     assert got is not None
     back, game = got
     assert back == doc and game.history_text() == ["A1", "B2", "C3"]
     line = describe_autosave(tmp_path)
     assert line is not None and line.startswith("Pah-Tum · 3 moves · human v ai:easy · ")
-    assert line.split(" · ")[:3] == store.describe_save(autosave_path(tmp_path)).split(" · ")[:3]
+    assert line.split(" · ")[:3] == store.describe_save(
+        autosave_path(tmp_path, "pahtum")).split(" · ")[:3]
     clear_autosave(tmp_path)
     assert read_autosave(tmp_path) is None and describe_autosave(tmp_path) is None
     clear_autosave(tmp_path)  # nothing to clear is fine
@@ -57,7 +59,7 @@ def test_the_last_write_wins_and_leaves_no_temp(tmp_path: Path) -> None:
     write_autosave(tmp_path, doc_from_game(game, PLAYERS))
     got = read_autosave(tmp_path)
     assert got is not None and got[1].history_text() == ["A1"]
-    assert [p.name for p in (tmp_path / "autosave").iterdir()] == ["last.arena.json"]
+    assert [p.name for p in (tmp_path / "autosave").iterdir()] == ["pahtum.arena.json"]
 
 
 def test_the_autosave_is_not_a_named_save(tmp_path: Path) -> None:
@@ -65,6 +67,16 @@ def test_the_autosave_is_not_a_named_save(tmp_path: Path) -> None:
     write_autosave(tmp_path, in_progress())
     assert [p.name for p in list_saves(tmp_path)] == ["named.arena.json"]
     assert [p.name for p in list_saves(tmp_path, native=True)] == ["named.arena.json"]
+
+
+def test_each_game_has_its_own_slot(tmp_path: Path) -> None:
+    write_autosave(tmp_path, in_progress())
+    done = play_out(new_game("pousse", 2), random.Random(2))
+    write_autosave(tmp_path, doc_from_game(done, PLAYERS))
+    assert [name for name, _ in store.autosaves(tmp_path)] == ["pousse", "pahtum"]
+    assert read_autosave(tmp_path, "pahtum")[1].history_text() == ["A1", "B2", "C3"]
+    clear_autosave(tmp_path, "pousse")
+    assert [name for name, _ in store.autosaves(tmp_path)] == ["pahtum"]
 
 
 def test_a_finished_game_is_described_as_such(tmp_path: Path) -> None:
@@ -79,10 +91,10 @@ def test_a_finished_game_is_described_as_such(tmp_path: Path) -> None:
 ])
 def test_a_damaged_autosave_is_set_aside(tmp_path: Path, damage: str) -> None:
     write_autosave(tmp_path, in_progress())
-    path = autosave_path(tmp_path)
+    path = autosave_path(tmp_path, "pahtum")
     path.write_text(damage)
     assert describe_autosave(tmp_path) is None
-    assert not path.exists() and path.with_name("last.arena.json.damaged").read_text() == damage
+    assert not path.exists() and path.with_name("pahtum.arena.json.damaged").read_text() == damage
     assert read_autosave(tmp_path) is None
     write_autosave(tmp_path, in_progress())  # a new autosave goes on as usual
     assert read_autosave(tmp_path) is not None
@@ -114,7 +126,7 @@ def test_odd_autosaves_never_raise(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     write_autosave(tmp_path, in_progress())
     monkeypatch.setattr(store, "restore", broken)
     assert read_autosave(tmp_path) is None
-    assert (folder / "last.arena.json.damaged").exists()
+    assert (folder / "pahtum.arena.json.damaged").exists()
 
 
 def test_writes_that_fail_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,4 +150,4 @@ def test_writes_that_fail_are_one_line(tmp_path: Path, monkeypatch: pytest.Monke
 def test_an_autosave_text_is_a_save_text(tmp_path: Path) -> None:
     doc = in_progress()
     write_autosave(tmp_path, doc)
-    assert autosave_path(tmp_path).read_text() == dumps(doc)
+    assert autosave_path(tmp_path, "pahtum").read_text() == dumps(doc)

@@ -136,9 +136,10 @@ async def test_menu_lists_every_game_and_enter_starts_a_game_between_people() ->
             listed = menu.query_one("#games", OptionList)
             titles = [str(listed.get_option_at_index(i).prompt).split("\n")[0]
                       for i in range(listed.option_count)]
-            # after the first game, the game left unfinished comes first: Resume
-            assert titles == ["Resume"] * (index > 0) + [get_game(n).title for n in game_names()]
-            await pilot.press(*["down"] * (index + (index > 0)), "enter")
+            # the games left unfinished come first, the most recent first: Resume GAME
+            resumes = [f"Resume {get_game(n).title}" for n in reversed(game_names()[:index])]
+            assert titles == resumes + [get_game(n).title for n in game_names()]
+            await pilot.press(*["down"] * (index + len(resumes)), "enter")
             await pilot.pause()
             setup = app.screen
             assert isinstance(setup, SetupScreen) and setup.game_name == name
@@ -297,7 +298,7 @@ async def test_undo_while_the_ai_thinks_drops_its_reply(game_name: str) -> None:
         screen = app.screen
         await play_by_keys(pilot, screen.board, nearest(screen.board))
         await pilot.pause(0.3)
-        assert screen._thinking is not None  # the search is running
+        assert screen.driver.current is not None  # the search is running
         await pilot.press("u")
         started = time.monotonic()
         await app.workers.wait_for_complete()
@@ -314,7 +315,7 @@ async def test_quit_while_the_ai_thinks_exits_at_once() -> None:
         await wait_engine(app, pilot, name)
         await play_by_keys(pilot, app.screen.board, nearest(app.screen.board))
         await pilot.pause(0.3)
-        assert app.screen._thinking is not None
+        assert app.screen.driver.current is not None
         await pilot.press("ctrl+q")  # a game in progress: asked first
         assert app.screen.query("#quit")
         started = time.monotonic()

@@ -46,10 +46,13 @@ def own_saves_folder(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setenv("ARENA_SAVE_DIR", str(tmp_path_factory.mktemp("saves")))
 
 
-def autosaved(app: ArenaApp, folder: Path) -> dict | None:
-    """The autosave's JSON once every pending write is done (None: there is none)."""
+def autosaved(app: ArenaApp, folder: Path, game: str | None = None) -> dict | None:
+    """A game's autosave as JSON (by default the game on the screen, or FIRST) once every
+    pending write is done (None: there is none)."""
     assert app.services.writer.flush(5.0)
-    path = autosave_path(folder)
+    screen = app.game_screen()
+    name = game or (screen.session.game.name if screen is not None else FIRST)
+    path = autosave_path(folder, name)
     return json.loads(path.read_text()) if path.exists() else None
 
 
@@ -63,8 +66,8 @@ async def test_ctrl_q_asks_with_a_game_in_progress_and_quits_at_once_without(
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, QuitDialog)
-        assert "Resume on the menu brings it back" in text_of(app.screen.query_one(
-            "#result-lines"))
+        assert f"Resume {get_game(FIRST).title} on the menu brings it back" in text_of(
+            app.screen.query_one("#result-lines"))
         assert app.screen.focused is app.screen.query_one("#cancel")  # a stray Enter is safe
         await pilot.press("escape")
         await pilot.pause()
@@ -131,8 +134,8 @@ async def test_a_move_is_autosaved_and_a_new_app_resumes_it_exactly(tmp_path: Pa
         menu = again.screen
         assert isinstance(menu, MenuScreen)
         first = menu.query_one("#games", OptionList).get_option_at_index(0)
-        assert first.id == "resume"
-        assert "Resume" in str(first.prompt) and get_game(FIRST).title in str(first.prompt)
+        assert first.id == f"resume:{FIRST}"
+        assert str(first.prompt).startswith(f"Resume {get_game(FIRST).title}")
         await pilot.press("enter")
         await pilot.pause()
         screen = again.screen
@@ -175,7 +178,51 @@ async def test_a_match_with_a_game_to_come_stays_autosaved(name: str, tmp_path: 
         assert autosaved(app, tmp_path)["result"] is not None  # game one, over; more to come
         await pilot.press("escape", "ctrl+q")
         await pilot.pause()
-        assert "Resume on the menu" in text_of(app.screen.query_one("#result-lines"))
+        assert f"Resume {get_game(name).title} on the menu" in text_of(
+            app.screen.query_one("#result-lines"))
+
+
+async def test_each_game_keeps_its_own_unfinished_game(tmp_path: Path) -> None:
+    """A new game of another kind never replaces an unfinished one: the menu offers both,
+    the most recently played first, and each resumes its own."""
+    second = next(n for n in MATCHES if n != FIRST) if MATCHES else "pousse"
+    for name in (FIRST, second):
+        app = app_for(name, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            await play_by_keys(pilot, screen.board, nearest(screen.board))
+            assert autosaved(app, tmp_path, name) is not None
+            await pilot.press("ctrl+q", "q")
+            await pilot.pause()
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        listed = menu.query_one("#games", OptionList)
+        ids = [listed.get_option_at_index(i).id for i in range(2)]
+        assert ids == [f"resume:{second}", f"resume:{FIRST}"]
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.session.game.name == FIRST
+        assert len(screen.session.game.history) == 1
+
+
+def test_an_old_single_autosave_still_resumes(tmp_path: Path) -> None:
+    """An older Arena's one slot (last.arena.json) resumes as its game's, until that game
+    is autosaved again."""
+    from saves.format import doc_from_game, dumps
+    from saves.store import autosaves, read_autosave, write_autosave
+
+    game = get_game(FIRST).new(None, seed=1)
+    game.play(game.legal_moves()[0])
+    old = autosave_path(tmp_path)
+    old.parent.mkdir()
+    old.write_text(dumps(doc_from_game(game, [PlayerSpec.human()] * game.players)))
+    assert [name for name, _ in autosaves(tmp_path)] == [FIRST]
+    assert read_autosave(tmp_path, FIRST) is not None
+    write_autosave(tmp_path, doc_from_game(game, [PlayerSpec.human()] * game.players))
+    assert not old.exists() and autosave_path(tmp_path, FIRST).exists()
 
 
 # ----- a poisoned saves folder ---------------------
@@ -481,7 +528,7 @@ async def test_n_after_a_move_offers_to_save_first_and_says_what_resume_keeps() 
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         assert dialog.query("#save")  # "Save first"
-        assert "until the next game's first move" in screen.leaving_note(new_game=True)
+        assert "until the next Pah-Tum game's first move" in screen.leaving_note(new_game=True)
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and screen.session.game.history

@@ -15,10 +15,10 @@ from rules import PlayerSpec, game_names
 from rules.boxing import MARKS, SAMPLE_ARENA, Boxing, parse_arena
 from tests.tui.test_app import play_by_keys, play_to_the_end, text_of, wait_engine, walk
 from tui.app import ArenaApp
+from tui.play.session import Session
 from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen, RulesDialog
 from tui.screens.game import GameScreen
 from tui.screens.setup import SetupScreen
-from tui.session import Session
 from tui.widgets.boards.boxing import BoxingBoard
 
 SIZE = (80, 24)
@@ -201,7 +201,7 @@ async def test_a_whole_game_against_the_ai_from_a_nearly_full_arena() -> None:
         await play_by_keys(pilot, screen.board, near_greedy(screen.board))
         while not searched:  # the AI's search runs in a worker ...
             await pilot.pause(0.02)
-        assert screen._thinking is not None and screen.board.locked
+        assert screen.driver.current is not None and screen.board.locked
         await pilot.press("question_mark")  # ... while the screen answers keys
         await pilot.pause()
         assert isinstance(app.screen, RulesDialog)

@@ -33,8 +33,8 @@ from rules.boxing import (
 )
 from tests.tui.test_cli import assert_user_error, leaf_counts, run, ui  # noqa: F401 - a fixture
 from tests.tui.test_contest import FakeEngine, FakeTime
-from tui import contest
-from tui.contest import EXIT_MARGIN, MIN_SEARCH, TIME_SHARE
+from tui.play import contest
+from tui.play.contest import EXIT_RESERVE, LATE_SHARE, MIN_SEARCH, TIME_SHARE
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = Path(sys.executable).with_name("arena")  # the venv's console script
@@ -209,9 +209,10 @@ def two_boxes(cells: set[tuple[int, int]], count: int = 2) -> bool:
 
 # ----- whole games through pipes ----------------------------------------------------------
 
-@pytest.mark.parametrize(("players", "seed", "rows", "cols"), [(2, 5, 4, 7), (3, 2, 4, 6)])
-def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, seed: int,
-                                               rows: int, cols: int) -> None:
+def whole_game(players: int, seed: int, rows: int, cols: int) -> tuple[list[BoxMove],
+                                                                        list[float], str]:
+    """A game near its end played to its last cell by `arena move` processes through
+    pipes, checked by the rules: (the moves, each process's wall time, the winner's mark)."""
     game = near_end(players, seed, rows, cols)
     assert set(game.marks) == set("ABC"[:players]) and game.vacant >= rows * cols - 6
     assert set(Boxing.from_native(game.to_native()).marks) == set(game.marks)
@@ -222,6 +223,20 @@ def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, see
     winner = (start + len(moves) - 1 + game.first) % players
     assert outcome.winners == (winner,)
     assert outcome.points[winner] == game.to_native().count(game.marks[winner])
+    return moves, seconds, game.marks[winner]
+
+
+def test_a_game_to_its_last_cell_through_pipes(compiled: None) -> None:
+    """Three players, the fewest moves; two play the seed's pipeline above, and both games
+    are timed below (slow)."""
+    whole_game(3, 2, 4, 6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "seed", "rows", "cols"), [(2, 5, 4, 7), (3, 2, 4, 6)])
+def test_every_move_of_a_whole_game_keeps_to_the_contest_second(
+        compiled: None, players: int, seed: int, rows: int, cols: int) -> None:
+    moves, seconds, winner = whole_game(players, seed, rows, cols)
     sizes = sorted(k for _, _, k in moves)
     # Wall time of each process, start-up and exit included, as the seed's referee counts.
     # After the first run (which may load what the warm-up left), the median must keep to
@@ -234,7 +249,7 @@ def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, see
     load = os.getloadavg()[0]
     loaded = load > (os.cpu_count() or 1)
     print(f"\n{players} players from {sum(k * k for k in sizes)} vacant cells: "
-          f"{len(moves)} moves, boxes {sizes}, {game.marks[winner]} wins; arena move boxing "
+          f"{len(moves)} moves, boxes {sizes}, {winner} wins; arena move boxing "
           f"median {median:.3f} s, max {worst:.3f} s, "
           f"{sum(t >= CONTEST_SECONDS for t in timed)} of {len(timed)} at 1 s or more "
           f"(load {load:.1f}); all {[round(s, 2) for s in seconds]}")
@@ -243,19 +258,20 @@ def test_a_game_to_its_last_cell_through_pipes(compiled: None, players: int, see
 
 
 @pytest.mark.parametrize(("age", "search"), [
-    (0.2, CONTEST_SECONDS * TIME_SHARE - 0.2 - EXIT_MARGIN),  # 0.8 s less start-up, margin
-    (0.7, MIN_SEARCH),  # a slow start-up: the least search there is
+    # 0.9 s less its late share, start-up and the exit reserve
+    (0.2, CONTEST_SECONDS * TIME_SHARE * (1 - LATE_SHARE) - 0.2 - EXIT_RESERVE),
+    (0.9, MIN_SEARCH),  # a slow start-up: the least search there is
 ])
 def test_the_search_gets_the_second_less_start_up_and_exit(age: float, search: float) -> None:
     """What the process's clock does with the 1 s (the check behind the wall times)."""
     engine = FakeEngine(FakeTime())
     out = io.StringIO()
-    contest.run(contest.Contest(Boxing, ["B"], "max", None, lambda: engine,
+    contest.run(contest.Contest(Boxing, ["B"], "max", None, lambda seconds: engine,
                                 io.StringIO(SAMPLE_ARENA), out, age=lambda: age))
     assert engine.seconds == [pytest.approx(search)]
-    assert contest.process_seconds(contest.Contest(Boxing, ["B"], "max", None, lambda: engine,
-                                                   None, out),
-                                   Boxing.new()) == pytest.approx(0.8)
+    assert contest.process_seconds(contest.Contest(Boxing, ["B"], "max", None,
+                                                   lambda seconds: engine, None, out),
+                                   Boxing.new()) == pytest.approx(0.9)
     new_box(SAMPLE_ARENA, out.getvalue(), "B")
 
 

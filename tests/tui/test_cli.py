@@ -16,8 +16,9 @@ from rules.pahtum import SAMPLE_BOARD
 from rules.pousse import Pousse
 from saves.format import doc_from_game
 from saves.store import write_save
-from tui import cli, contest
-from tui.cli import app
+from tui import cli
+from tui.cli import app, console
+from tui.play import contest
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -290,7 +291,7 @@ class TwoToFour(Pousse):
 def test_players_follow_the_games_seat_count(ui: list[dict],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     games = {"three": Threesome, "range": TwoToFour}
-    monkeypatch.setattr(cli, "get_game", lambda name: games.get(name) or get_game(name))
+    monkeypatch.setattr(cli.common, "get_game", lambda name: games.get(name) or get_game(name))
     result = run(["play", "three"])
     assert result.exit_code == 0, result.stderr
     assert ui[-1]["players"] == [HUMAN, PlayerSpec.ai("hard"), PlayerSpec.ai("hard")]
@@ -391,11 +392,11 @@ def test_time_is_refused_when_not_a_finite_number_and_capped_when_huge(
             asked.append(seconds)
             return types.SimpleNamespace(move=game.legal_moves()[0])
 
-    monkeypatch.setattr(cli, "_engine", lambda name: Engine())
+    monkeypatch.setattr(console, "jit_engine", lambda name: Engine())
     for huge in ("1e308", "99999999999999999999999"):
         result = run(["move", "pahtum", "--time", huge], SAMPLE_BOARD)
         assert result.exit_code == 0 and result.stderr == "", result.stderr
-    assert asked and all(s is not None and s <= cli.MAX_SECONDS for s in asked)
+    assert asked and all(s is not None and s <= console.MAX_SECONDS for s in asked)
     for bad in ("inf", "-inf", "nan", "-1"):
         assert_user_error(run(["move", "pahtum", "--time", bad], SAMPLE_BOARD), "--time")
 
@@ -455,7 +456,7 @@ def test_ctrl_c_stops_a_long_perft_at_once() -> None:
     finally:
         child.kill()
     stderr = child.stderr.read() if child.stderr else ""
-    assert child.returncode == cli.INTERRUPTED_EXIT, stderr
+    assert child.returncode == console.INTERRUPTED_EXIT, stderr
     assert stderr.splitlines()[-1] == "arena: interrupted" and "Traceback" not in stderr
     assert took < 5.0, took
 

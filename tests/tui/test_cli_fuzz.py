@@ -24,7 +24,9 @@ from typer.testing import CliRunner
 
 from rules import LEVELS, Game, game_names, get_game
 from rules.pahtum import SAMPLE_BOARD
-from tui import cli, contest
+from tui import cli
+from tui.cli import console
+from tui.play import contest
 
 RUNS = max(1, int(os.environ.get("ARENA_FUZZ", "300")))
 runner = CliRunner()
@@ -60,7 +62,7 @@ class FakeEngine:
         return FakeResult(move, game.move_text(move))
 
     def choose(self, game: Game, level: str, seconds: float | None = None) -> FakeResult:
-        assert seconds is None or 0 < seconds <= cli.MAX_SECONDS
+        assert seconds is None or 0 < seconds <= console.MAX_SECONDS
         return self._result(game)
 
     def search(self, game: Game, budget: Any) -> FakeResult:
@@ -144,7 +146,7 @@ def check(args: list[str], stdin: str) -> None:
     assert result.stdout == "", shown
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("arena: error: "), shown
-    assert len(lines[0]) <= len("arena: error: ") + cli.MESSAGE, shown
+    assert len(lines[0]) <= len("arena: error: ") + console.MESSAGE, shown
 
 
 def test_cli_options_give_a_result_or_one_error_line(tmp_path: Path) -> None:
@@ -173,7 +175,7 @@ def test_cli_options_give_a_result_or_one_error_line(tmp_path: Path) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(sys.modules, "tui.app", app)
         patch.setitem(sys.modules, "ai.perft", perft)
-        patch.setattr(cli, "_engine", FakeEngine)
+        patch.setattr(console, "jit_engine", FakeEngine)
         patch.setattr(contest, "process_age", lambda: 0.0)
         run()
 
@@ -189,6 +191,6 @@ def test_cli_options_give_a_result_or_one_error_line(tmp_path: Path) -> None:
 ])
 def test_huge_and_odd_values_give_one_short_line(args: list[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_engine", FakeEngine)
+    monkeypatch.setattr(console, "jit_engine", FakeEngine)
     monkeypatch.setitem(sys.modules, "tui.app", types.ModuleType("tui.app"))
     check(args, SAMPLE_BOARD)

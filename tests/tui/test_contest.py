@@ -26,11 +26,34 @@ import pytest
 from rules import ClockKind, Game, Protocol, RulesError, TimeControl
 from rules.pahtum import SAMPLE_BOARD, PahTum
 from rules.pousse import Pousse
-from tui import contest
-from tui.contest import EXIT_MARGIN, MIN_SEARCH, PROTOCOLS, TIME_SHARE, Contest, ContestError
+from tui.play import contest
+from tui.play.contest import (
+    EXIT_RESERVE,
+    LATE_SHARE,
+    MIN_SEARCH,
+    PROTOCOLS,
+    START_UP,
+    TIME_SHARE,
+    Contest,
+    ContestError,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 AGE = 0.5  # the fake process's age when it asks: its start-up
+
+
+def searched(total: float, age: float = AGE) -> float:
+    """A search's seconds of a process's `total`: less the exit reserve, the late
+    deadline's share and the start-up so far."""
+    return max(MIN_SEARCH, total - EXIT_RESERVE - LATE_SHARE * total - age)
+
+
+def shared(left: float, moves: int, age: float = AGE) -> float:
+    """A one-move process's search under a game clock with `left` seconds over `moves`
+    moves: each move to come keeps its start-up (and exit) back, the rest is shared with
+    the clock's safety share and margin."""
+    per_move = max(age, START_UP) + EXIT_RESERVE
+    return searched((left - moves * per_move) / moves * 0.8 - 0.05 + per_move, age)
 
 
 class FilePahTum(PahTum):
@@ -136,7 +159,7 @@ def play(cls: type[Game], stdin: str | io.StringIO, args: Sequence[str] = (), *,
     out = io.StringIO()
     loads = [] if loads is None else loads
 
-    def load() -> FakeEngine:
+    def load(seconds: float | None = None) -> FakeEngine:
         loads.append(1)
         return engine
 
@@ -175,17 +198,17 @@ def test_stdin_prints_the_position_after_the_move() -> None:
     game.play_text("B2")
     assert run.out.getvalue() == game.to_native()
     # the contest's 10 s a move, its share, less the start-up and the exit margin
-    assert run.engine.calls == [(SAMPLE_BOARD, "hard", 10.0 * TIME_SHARE - AGE - EXIT_MARGIN)]
+    assert run.engine.calls == [(SAMPLE_BOARD, "hard", pytest.approx(searched(10.0 * TIME_SHARE)))]
 
 
 def test_stdin_pousse_prints_the_move_alone() -> None:
     run = play(Pousse, "5\nL1\n", script=["T3"])
     assert run.out.getvalue() == "T3\n"
-    assert run.engine.seconds == [pytest.approx(30.0 * TIME_SHARE - AGE - EXIT_MARGIN)]
+    assert run.engine.seconds == [pytest.approx(searched(30.0 * TIME_SHARE))]
 
 
 def test_time_overrides_the_clock_and_a_search_gets_a_minimum() -> None:
-    assert play(Pousse, "5\n", time_limit=2.0).engine.seconds == [2.0 - AGE - EXIT_MARGIN]
+    assert play(Pousse, "5\n", time_limit=2.0).engine.seconds == [pytest.approx(searched(2.0))]
     assert play(Pousse, "5\n", time_limit=0.1).engine.seconds == [MIN_SEARCH]
 
 
@@ -209,7 +232,7 @@ def test_stdin_refuses_bytes_that_are_not_text_and_a_closed_stdin() -> None:
     with pytest.raises(ContestError, match="not text"):
         play(PahTum, Binary())
     with pytest.raises(ContestError, match="no input"):
-        contest.run(Contest(PahTum, [], "max", None, lambda: FakeEngine(FakeTime()), None,
+        contest.run(Contest(PahTum, [], "max", None, lambda seconds: FakeEngine(FakeTime()), None,
                             io.StringIO()))
 
 
@@ -223,7 +246,7 @@ def test_file_reads_the_path_argument(tmp_path: Path) -> None:
     game = PahTum.from_native(SAMPLE_BOARD)
     game.play_text("G7")
     assert run.out.getvalue() == game.to_native()
-    assert run.engine.seconds == [10.0 * TIME_SHARE - AGE - EXIT_MARGIN]
+    assert run.engine.seconds == [pytest.approx(searched(10.0 * TIME_SHARE))]
     assert board.read_text() == SAMPLE_BOARD  # the file is the jury's: left as it was
 
     moves = tmp_path / "moves"
@@ -237,20 +260,20 @@ def test_file_game_clock_uses_what_the_position_says_is_left(tmp_path: Path) -> 
     # 30 s left of 60, shared over the game's 24 estimated moves, kept back by the
     # clock's safety share, less start-up and the exit margin
     run = play(ClockedFilePahTum, "", [str(board)])
-    assert run.engine.seconds == [pytest.approx(30 / 24 * 0.8 - 0.05 - AGE - EXIT_MARGIN)]
+    assert run.engine.seconds == [pytest.approx(shared(30, 24))]
     ClockedFilePahTum.seconds_left = None  # the position does not say: the whole clock
     try:
         run = play(ClockedFilePahTum, "", [str(board)])
     finally:
         ClockedFilePahTum.seconds_left = 30.0
-    assert run.engine.seconds == [pytest.approx(60 / 24 * 0.8 - 0.05 - AGE - EXIT_MARGIN)]
+    assert run.engine.seconds == [pytest.approx(shared(60, 24))]
 
     # 10 moves each made: 40 - 10 left; 30 each: never below half of 40
     moves = tmp_path / "moves"
     for plies, share in ((20, 30), (60, 20)):
         moves.write_text(long_pousse(plies).to_native())
         run = play(ClockedFilePousse, "", [str(moves)])
-        assert run.engine.seconds == [pytest.approx(60 / share * 0.8 - 0.05 - AGE - EXIT_MARGIN)]
+        assert run.engine.seconds == [pytest.approx(shared(60, share))]
 
 
 def long_pousse(plies: int) -> Game:
@@ -384,14 +407,14 @@ import sys
 from ai.engine import get_engine
 from rules import ClockKind, Protocol, TimeControl
 from rules.pousse import Pousse
-from tui import contest
+from tui.play import contest
 
 class SessionPousse(Pousse):
     protocol = Protocol.SESSION
     session_header_lines = 1
     clock = TimeControl(ClockKind.GAME, 10.0)
 
-contest.run(contest.Contest(SessionPousse, [], "easy", None, lambda: get_engine("pousse"),
+contest.run(contest.Contest(SessionPousse, [], "easy", None, lambda seconds: get_engine("pousse"),
                             sys.stdin, sys.stdout))
 """
 

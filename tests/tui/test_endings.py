@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes import eventually_none
-from tui.reaper import FOLDER_PREFIX, TAG
+from tui.play.reaper import FOLDER_PREFIX, TAG
 
 ROOT = Path(__file__).resolve().parents[2]
 # A program that never answers, with a child in a session of its own (a daemon) and a
@@ -174,7 +174,7 @@ def test_arena_play_ending_any_way_leaves_no_program_running(ending: str, tmp_pa
 CRASH = textwrap.dedent("""
     import os, sys, threading
     from rules import get_game, Clock, TimeControl
-    from tui.jury import program_player
+    from tui.play.jury import program_player
     cls = get_game("pillars")
     player = program_player(cls, sys.argv[2])
     game = cls.new({}, 1)

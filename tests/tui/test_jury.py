@@ -16,8 +16,8 @@ import pytest
 
 from rules import Clock, ClockKind, Game, TimeControl, get_game
 from tests.processes import group_gone, pid_gone
-from tui.jury import Cancelled, OutOfStep, ProgramPlayer, program_player
-from tui.programs import CommandError
+from tui.play.jury import Cancelled, OutOfStep, ProgramPlayer, program_player
+from tui.play.programs import CommandError
 
 BOT = Path(__file__).resolve().parents[1] / "programs" / "bot.py"
 

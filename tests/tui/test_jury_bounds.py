@@ -15,9 +15,9 @@ import pytest
 from rules import Clock, ClockKind, Game, MalformedReply, MoveError, TimeControl, get_game
 from tests.processes import eventually_none, running
 from tests.tui.test_jury import play
-from tui import reaper
-from tui.jury import program_player
-from tui.programs import OUTPUT_LIMIT
+from tui.play import reaper
+from tui.play.jury import program_player
+from tui.play.programs import OUTPUT_LIMIT
 
 BOT = Path(__file__).resolve().parents[1] / "programs" / "bot.py"
 

@@ -10,8 +10,7 @@ import pytest
 from rules.loaps import Loaps
 from tests.rules.test_loaps import SAMPLES
 from tests.tui.test_cli import assert_user_error, fresh_process, run  # noqa: F401 - a fixture
-from tests.tui.test_contest import AGE, play, refused
-from tui.contest import EXIT_MARGIN
+from tests.tui.test_contest import play, refused, shared
 
 
 def write(tmp_path: Path, text: str, name: str = "input") -> str:
@@ -31,12 +30,12 @@ def test_the_reply_is_one_line_from_and_to(tmp_path: Path) -> None:
 def test_the_time_comes_from_the_seconds_left_in_the_file(tmp_path: Path) -> None:
     # blue has 40.7 s, planned over at least 11 of its at most 23 moves left
     result = play(Loaps, "", [write(tmp_path, SAMPLES[2])])
-    expected = 40.7 / 11 * 0.8 - 0.05 - AGE - EXIT_MARGIN
+    expected = shared(40.7, 11)
     assert result.engine.seconds == [pytest.approx(expected)]
     assert result.engine.seconds[0] < 40.7  # never more than is left
     # red at the start: 60 s over a typical game of 30 moves
     start = play(Loaps, "", [write(tmp_path, SAMPLES[0], "start")])
-    assert start.engine.seconds == [pytest.approx(60 / 30 * 0.8 - 0.05 - AGE - EXIT_MARGIN)]
+    assert start.engine.seconds == [pytest.approx(shared(60, 30))]
 
 
 @pytest.mark.parametrize(("text", "says"), [

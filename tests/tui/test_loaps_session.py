@@ -11,8 +11,8 @@ import pytest
 from rules import ClockKind, PlayerSpec, Termination, TimeControl
 from rules.loaps import Loaps
 from tests.rules.test_loaps import SAMPLES
+from tui.play.session import Session
 from tui.services import Services
-from tui.session import Session
 
 HUMAN, AI = PlayerSpec.human(), PlayerSpec.ai("hard")
 FIVE_MIN = TimeControl(ClockKind.GAME, 300.0)

@@ -21,8 +21,8 @@ from rules import get_game
 from saves.store import load_position, read_save
 from tests.processes import eventually_none, group_gone, group_members, running
 from tests.tui.test_cli import assert_user_error, run
-from tui import match as runner
-from tui import match_report as report
+from tui.play import match as runner
+from tui.play import match_report as report
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "tests" / "programs" / "bot.py"
@@ -92,6 +92,17 @@ def test_two_ai_levels_give_a_table_an_elo_line_and_a_json_document() -> None:
     assert first["faults"] == [None, None] and first["save"] is None
     assert set(doc["elo"]) == {"games", "score", "difference", "low", "high"}
     assert doc["elo"]["games"] == 2
+
+
+def test_built_in_players_and_an_ai_with_its_own_time_without_a_clock() -> None:
+    """A strength run: `random`, `greedy` and `ai:LEVEL@SECONDS` under --clock none, each
+    AI at its own time, the same seeded starts from both sides."""
+    doc = played(["pahtum", "greedy", "ai:easy@0.05", "random", "-n", "2", "--clock",
+                  "none", "--seed", "5"])
+    check_counts(doc, 6)  # three pairings of two games
+    assert doc["clock"] == {"kind": "none", "seconds": 0.0}
+    assert [p["label"] for p in doc["players"]] == ["Greedy", "AI (easy, 0.05 s)", "Random"]
+    assert all(g["faults"] == [None, None] for g in doc["games"])
 
 
 def test_a_program_plays_the_ai_and_every_game_is_saved(tmp_path: Path) -> None:
@@ -202,6 +213,12 @@ def test_boxing_seats_everyone_in_every_game_rotating_the_seats() -> None:
     (["pahtum", "ai:easy", "ai:hard", "--time-scale", "nan"], ["--time-scale"]),
     (["pahtum", "ai:easy", "ai:hard", "--opt", "size"], ["--opt"]),
     (["pahtum", "ai:easy", "ai:hard", "--opt", "colour=red"], ["colour"]),
+    (["pahtum", "ai:easy@0", "random"], ["time of its own"]),
+    (["pahtum", "ai:easy@soon", "random"], ["seconds after '@'"]),
+    (["pahtum", "rev:HEAD", "random"], ["rev:REV:LEVEL"]),
+    (["pahtum", "random", "greedy", "--clock", "move:1", "--time-scale", "0.5"],
+     ["--clock or --time-scale"]),
+    (["pahtum", "random", "greedy", "--clock", "soon"], ["bad clock"]),
 ])
 def test_bad_input_is_one_line_before_any_game(args: list[str], words: list[str]) -> None:
     result = run(["match", *args])

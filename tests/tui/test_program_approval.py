@@ -104,7 +104,7 @@ async def test_the_resume_entry_asks_too(tmp_path: Path, marker: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
-        app.screen._resume()
+        app.screen._resume("pahtum")
         await pilot.pause()
         assert isinstance(app.screen, ProgramsDialog)
         await pilot.press("escape")

@@ -20,10 +20,10 @@ from rules.outcome import Termination
 from tests.processes import group_gone
 from tui import cli
 from tui.app import ArenaApp
+from tui.play.session import Session
 from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
 from tui.screens.setup import SetupScreen
-from tui.session import Session
 
 SIZE = (80, 24)
 HUMAN = PlayerSpec.human()
@@ -61,8 +61,9 @@ def game_screen(app: ArenaApp) -> GameScreen:
 
 def thinking_pid(screen: GameScreen) -> int | None:
     """The process (and group: each program runs in its own) of the move under way."""
-    call = screen._program_call
-    proc = None if call is None else (call[1]._proc or getattr(call[1], "_running", None))
+    turn = screen.driver.current
+    player = None if turn is None else turn.player
+    proc = None if player is None else (player._proc or getattr(player, "_running", None))
     return None if proc is None else proc.pid
 
 
@@ -170,7 +171,7 @@ async def test_undo_while_a_program_thinks_kills_it() -> None:
         assert screen.board.locked
         await pilot.press("u")
         await pilot.pause()
-        assert s.game.history == [] and screen._program_call is None
+        assert s.game.history == [] and screen.driver.current is None
         assert group_gone(pgid)
         await pilot.pause(0.1)
         assert s.game.history == []  # no stale answer came

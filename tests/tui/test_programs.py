@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes import pid_gone
-from tui.programs import CommandError, Fault, parse_command, run_once
+from tui.play.programs import CommandError, Fault, parse_command, run_once
 
 PY = sys.executable
 

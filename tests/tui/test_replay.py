@@ -18,10 +18,10 @@ from saves.format import doc_from_game
 from saves.store import write_save
 from tests.tui.test_app import FakeClock, own_saves_folder  # noqa: F401 - the fixture
 from tui.app import ArenaApp
+from tui.play.session import Session
 from tui.screens.dialogs import ProgramsDialog, ResultScreen
 from tui.screens.game import GameScreen
 from tui.screens.replay import ReplayMoves, ReplayPlayers, ReplayScreen
-from tui.session import Session
 from tui.widgets.panels import EnginePanel, clock_text
 
 SIZE = (80, 24)

@@ -18,7 +18,7 @@ from rules import (
     TimeControl,
 )
 from rules.pahtum import EMPTY, PahTum, score
-from tui.session import Session
+from tui.play.session import Session
 
 HUMAN, AI = PlayerSpec.human(), PlayerSpec.ai("easy")
 MOVE_10 = TimeControl(ClockKind.MOVE, 10.0)
@@ -99,13 +99,6 @@ def test_undo_while_ai_thinks_makes_its_reply_stale() -> None:
     assert not s.is_current(request)
     assert not s.accept(request, request.game.legal_moves()[0])
     assert s.game.history == []
-
-
-def test_ai_first_undo_leaves_the_ai_to_move() -> None:
-    s = session((AI, HUMAN))
-    request = s.request()
-    s.accept(request, request.game.legal_moves()[0])
-    assert s.undo() and s.game.history == [] and s.ai_to_move
 
 
 def test_the_default_clock_is_the_games_first_offer_and_counts_time_used() -> None:
@@ -263,3 +256,19 @@ def test_replace_bumps_the_generation() -> None:
     request = s.request("hint", "medium")
     s.replace(session(seed=9))
     assert not s.is_current(request) and s.game.history == []
+
+
+def test_undo_refuses_to_take_back_only_the_machines_opening() -> None:
+    """The AI opened and the person has not moved: an undo would only have it play again
+    (a different opening each time), so it says why instead."""
+    from rules import MoveError, PlayerSpec
+    from tui.play.session import Session
+
+    s = Session.new("pahtum", [PlayerSpec.ai("hard"), PlayerSpec.human()], {"blocks": "25"},
+                    seed=1)
+    s.play(s.game.legal_moves()[0])  # the AI's opening
+    with pytest.raises(MoveError, match=r"no move of yours to take back \(AI \(hard\) opened"):
+        s.undo()
+    assert len(s.game.history) == 1
+    s.play(s.game.legal_moves()[0])  # the person's
+    assert len(s.undo()) == 1 and len(s.game.history) == 1

@@ -15,8 +15,8 @@ from rules.base import COUNT_OPTION
 from rules.clock import MAX_SECONDS
 from rules.outcome import FORFEITS, Termination
 from saves.format import doc_from_game, dumps, loads, restore
-from tui.jury import Verdict
-from tui.session import Session
+from tui.play.jury import Verdict
+from tui.play.session import Session
 
 KINDS = (PlayerSpec.human(), PlayerSpec.ai("easy"), PlayerSpec.program("/bin/true"))
 ENDINGS = ("board", "flag", "fault", "verdict")

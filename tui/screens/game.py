@@ -9,8 +9,7 @@ Leaving the game (menu, a loaded game of another kind) is a message to the app.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Hashable
-from pathlib import Path
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -21,24 +20,26 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from rules import MoveError, PlayerSpec
+from rules import Game, MoveError, PlayerSpec
 from tui.messages import EngineReady, OpenMenu, OpenReplay, StartSession
-from tui.screens.common import BoardScreen, fit, printable, short_path
-from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog, ResultScreen, RulesDialog
+from tui.play.driver import Driver, Turn, TurnError
+from tui.play.players import Player, Verdict
+from tui.play.session import AIRequest, Session
+from tui.screens.common import BoardScreen, fit, printable
+from tui.screens.dialogs import ChoiceDialog, ResultScreen, RulesDialog
+from tui.screens.game_files import FileActions
 from tui.services import Services
-from tui.session import AIRequest, ProgramRequest, Session
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.panels import EnginePanel, MovesPanel, PlayersPanel
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult, StopFlag
-    from tui.jury import ProgramPlayer, Verdict
 
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person plays
 
 
-class GameScreen(BoardScreen):
+class GameScreen(FileActions, BoardScreen):
     """Play one session."""
 
     BINDINGS = [
@@ -57,30 +58,34 @@ class GameScreen(BoardScreen):
     ]
 
     class AIInfo(Message):
-        def __init__(self, request: AIRequest, info: SearchResult) -> None:
+        """A search's progress: a hint's, or the AI's on its turn."""
+
+        def __init__(self, request: AIRequest | Turn, info: SearchResult) -> None:
             super().__init__()
             self.request, self.info = request, info
 
     class AIDone(Message):
+        """A hint's search is over."""
+
         def __init__(self, request: AIRequest, result: SearchResult | None,
                      error: str | None = None) -> None:
             super().__init__()
             self.request, self.result, self.error = request, result, error
 
-    class ProgramDone(Message):
-        """A program's turn is over: the jury's verdict, or why there is none."""
+    class TurnDone(Message):
+        """A machine's turn is over: its player's verdict, or why there is none."""
 
-        def __init__(self, request: ProgramRequest, verdict: Verdict | None,
-                     error: str | None = None) -> None:
+        def __init__(self, turn: Turn, verdict: Verdict | None, error: str | None = None
+                     ) -> None:
             super().__init__()
-            self.request, self.verdict, self.error = request, verdict, error
-
+            self.turn, self.verdict, self.error = turn, verdict, error
 
     def __init__(self, session: Session, services: Services, status: str | None = None) -> None:
         super().__init__()
         self.add_class(f"game-{session.game.name}")
         self.session = session
         self.services = services
+        self.driver = Driver(session, self._make_player, closed=services.forget_program)
         self.board: GridBoard = board_class(session.game.name)(id="board")
         self.pace_index = PACES.index(1.0)
         self._stop: StopFlag | None = None
@@ -90,9 +95,8 @@ class GameScreen(BoardScreen):
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
         self._hint_for: int | None = None  # a hint asked before the engine was ready
-        self._programs: dict[int, ProgramPlayer] = {}  # participant -> its program
         self._asking_approval = False  # the question about programs is on screen
-        self._program_call: tuple[ProgramRequest, ProgramPlayer] | None = None  # under way
+        self._confirm: tuple[int, Hashable] | None = None  # a losing move asked about once
 
     # ----- layout ---------------------------------------------------------------------
     def side_panels(self) -> tuple[Widget, Widget, Widget]:
@@ -119,9 +123,14 @@ class GameScreen(BoardScreen):
         s = self.session
         if s.game.is_over:
             return
-        if s.ai_to_move and not self.services.engine_ready(s.game.name):
-            s.hold_clock()  # compiling is not thinking: the AI's clock waits for its kernels
-        if self._program_call is not None:  # the jury enforces a program's clock
+        if not self.services.engine_ready(s.game.name) and (
+                s.ai_to_move or self._hint_for == s.generation):
+            s.hold_clock()  # compiling is not thinking: the AI's (or the person waiting
+            # for a hint) clock waits for the kernels
+            if self.services.compile_progress(s.game.name) is not None:
+                self._engine_line()
+        turn = self.driver.current
+        if turn is not None and turn.spec.is_program:  # the jury enforces a program's clock
             self.query_one(PlayersPanel).show(s)
         elif s.check_time():
             self._time_up()
@@ -164,11 +173,12 @@ class GameScreen(BoardScreen):
             return self.session.has_human
         return True
 
-    def status(self, text: str) -> None:
+    def status(self, text: str, whole_elsewhere: bool = False) -> None:
         """One line for the status bar; one too long for it is cut with an ellipsis there
-        and shown whole in a notification."""
+        and shown whole in a notification (unless a dialog shows it whole: a notification
+        would cover the dialog's buttons)."""
         self._status = printable(text)
-        if self._show_status() and self.is_attached:
+        if self._show_status() and self.is_attached and not whole_elsewhere:
             self.notify(self._status, timeout=8)
 
     def _show_status(self) -> bool:
@@ -197,7 +207,8 @@ class GameScreen(BoardScreen):
         elif (error := self.services.engine_error(self.session.game.name)) is not None:
             panel.show_text(f"AI unavailable: {error}")
         elif not self.services.engine_ready(self.session.game.name):
-            panel.show_text("AI: preparing...")
+            progress = self.services.compile_progress(self.session.game.name)
+            panel.show_text(progress or "AI: loading...")
         else:
             panel.show_text("AI ready")
 
@@ -217,12 +228,33 @@ class GameScreen(BoardScreen):
             return
         mark = s.game.seat_name(s.game.to_move)
         text = s.game.move_text(move)
+        loses = self._loses_at_once(move)
+        if loses is not None and self._confirm != (s.generation, move):
+            self._confirm = (s.generation, move)  # a second Enter on it plays it
+            self.status(f"{text} loses at once: {loses}. Play it again to confirm.")
+            return
+        self._confirm = None
         try:
-            s.play(move)
+            self.driver.submit(move)
         except MoveError as err:
             self.status(f"Illegal: {err}")
             return
         self._changed(f"{mark} played {text}.")
+
+    def _loses_at_once(self, move: Hashable) -> str | None:
+        """Why `move` would end the game with its player losing (a repetition,
+        filling the last cell...) when another move would not, or None: such a move is played
+        only once confirmed."""
+        game = self.session.game
+        if not game.is_legal(move):
+            return None
+        probe = game.copy()
+        reason = _losing(probe, move)
+        if reason is None:
+            return None
+        if all(_losing(probe, other) is not None for other in game.legal_moves()):
+            return None  # nothing else to play: no question
+        return reason
 
     def _changed(self, text: str) -> None:
         """After any change of position: stop stale work, redraw, then the next turn."""
@@ -238,30 +270,72 @@ class GameScreen(BoardScreen):
             self.status(f"Autosave failed: {error}")
 
     def _next_turn(self) -> None:
+        """After a change: the game over, a person's turn (nothing to do), or a machine's,
+        asked through the driver (after the watched game's pause, which is nobody's)."""
         s = self.session
         if s.game.is_over:
-            self._close_programs(kill=False)
+            self.driver.close(kill=False)
             self._game_over()
             return
-        if s.program_to_move:
-            pace = PACES[self.pace_index] if not s.has_human and s.game.history else 0.0
-            generation = s.generation
-            if pace:
-                self.set_timer(pace, lambda: self._ask_program(generation))
-            else:
-                self._ask_program(generation)
+        if not self.driver.machine_to_move():
             return
-        if not s.ai_to_move:
+        if self.services.unapproved(s) and s.player(s.to_move).is_program:
+            self._approve_programs()  # e.g. an undo into a loaded game's program turn
             return
-        if not self.services.engine_ready(s.game.name):
-            self._engine_line()
+        if s.player(s.to_move).is_ai and not self.services.engine_ready(s.game.name):
+            self._engine_line()  # it moves once the kernels are ready (on_engine_ready)
             return
-        pace = PACES[self.pace_index] if not s.has_human and s.game.history else 0.0
-        request = s.request("move")
+        try:
+            turn = self.driver.turn()
+        except TurnError as err:  # a program that does not start: it loses by the fault
+            self._changed(f"{s.game.outcome.reason}." if err.ended and s.game.outcome
+                          else f"Cannot play: {err}.")
+            return
+        if turn is None:
+            return
+        pace = PACES[self.pace_index] if turn.pace or (not s.has_human and s.game.history) \
+            else 0.0
         if pace:
-            self.set_timer(pace, lambda: self._ask(request))
+            self.set_timer(pace, lambda: self._start(turn))
         else:
-            self._ask(request)
+            self._start(turn)
+
+    def _start(self, turn: Turn) -> None:
+        """The turn's clock starts now; its player is asked in a worker thread."""
+        if not self.is_attached:
+            return
+        try:
+            if not self.driver.begin(turn):
+                return  # the position changed during the pause
+        except TurnError as err:  # a whole-game program cannot join a game in progress
+            self._engine_line(f"{self.session.label(turn.mark)} cannot play here")
+            self.status(f"{err}.")
+            return
+        self._cancel_search(turn_too=False)
+        self._stop = stop = self.services.new_stop()
+        label = self.session.label(turn.mark)
+        self._engine_line(f"{turn.game.seat_name(turn.mark)} thinking..." if turn.spec.is_ai
+                          else f"{label} (program) thinking..." if turn.spec.is_program
+                          else f"{label} thinking...")
+        self._run_turn(turn, stop)
+
+    @work(thread=True, group="turn")
+    def _run_turn(self, turn: Turn, stop: StopFlag) -> None:
+        from tui.play.jury import Cancelled
+
+        def info(result: SearchResult) -> None:
+            self._post(self.AIInfo(turn, result))
+
+        try:
+            verdict = self.driver.run(turn, stop, info)
+        except Cancelled:
+            return  # undo, a new game, quitting: nobody wants the answer
+        except Exception as err:  # noqa: BLE001 - OutOfStep, a failure: one status line
+            self._post(self.TurnDone(turn, None, str(err) or type(err).__name__))
+        else:
+            self._post(self.TurnDone(turn, verdict))
+        finally:
+            self.services.release(stop)
 
     def on_engine_ready(self, message: EngineReady) -> None:
         """The app forwards it when an engine has been imported and warmed up."""
@@ -271,7 +345,7 @@ class GameScreen(BoardScreen):
             self._engine_line(f"AI unavailable: {message.error}")
             return
         self._engine_line()
-        if self.session.ai_to_move:
+        if self.session.ai_to_move or self._hint_for == self.session.generation:
             self.session.hold_clock()  # its clock starts now, with the kernels ready
         if self._hint_for == self.session.generation:
             self.action_hint()
@@ -279,77 +353,55 @@ class GameScreen(BoardScreen):
         if not self.session.game.is_over:  # over: its end screen was shown when it ended
             self._next_turn()
 
-    # ----- the AI worker ------------------------------------------------------------------
-    def _ask(self, request: AIRequest) -> None:
-        if not self.session.is_current(request) or not self.is_attached:
-            return
-        self._cancel_search()
-        self._stop = stop = self.services.new_stop()
-        self._thinking = request
-        if request.purpose == "move":
-            mark = self._mover(request)
-            self._engine_line(f"{mark} thinking...")
-        else:
-            self._engine_line("looking for a hint...")
-        self._search(request, stop)
-
-    @work(thread=True, exclusive=True, group="ai")
-    def _search(self, request: AIRequest, stop: StopFlag) -> None:
-        self.services.run_search(
-            request, stop, lambda info: self._post(self.AIInfo(request, info)),
-            lambda result, error: self._post(self.AIDone(request, result, error)))
-
-    def on_game_screen_aiinfo(self, message: AIInfo) -> None:
-        if self.session.is_current(message.request):
-            self.query_one(EnginePanel).show_info(message.info, self._mover(message.request))
-
-    def on_game_screen_aidone(self, message: AIDone) -> None:
-        request, result = message.request, message.result
-        if self._thinking is request:
-            self._thinking = None
-        if not self.session.is_current(request):
-            return  # a reply about a position no longer on the board
-        if result is None:
-            self._engine_line(f"AI error: {message.error}")
-            self.status(f"The AI failed: {message.error}")
-            return
-        self.query_one(EnginePanel).show_info(result, self._mover(request))
-        if request.purpose == "hint":
-            self.board.show_hint(result.move)
-            self.status(f"Hint: {result.move_text} (eval {result.score:+d}).")
-            return
-        mark = self._mover(request)
-        if self.session.accept(request, result.move):
-            self._changed(f"{mark} played {result.move_text}.")
-        elif self.session.lost_on_time:
-            self._time_up()
-
-    @staticmethod
-    def _mover(request: AIRequest) -> str:
-        """The mark the search was for (its scores are from that side's view)."""
-        return request.game.seat_name(request.game.to_move)
-
-    def _cancel_search(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
-            self._stop = None
-        self._thinking = None
-        if self._program_call is not None:  # its process group is killed
-            self._program_call[1].cancel()
-            self._program_call = None
-
-    # ----- contest programs ------------------------------------------------------------------
-    def _program(self, mark: int) -> ProgramPlayer:
-        """The program holding `mark`, started for this game when first asked."""
+    # ----- a machine's answer ----------------------------------------------------------------
+    def on_game_screen_turn_done(self, message: TurnDone) -> None:
+        turn, verdict = message.turn, message.verdict
         s = self.session
-        participant = s.participant_of(mark)
-        player = self._programs.get(participant)
-        if player is None:
-            command = s.participants[participant].command
-            assert command is not None
-            player = self.services.open_program(type(s.game), command)
-            self._programs[participant] = player
-        return player
+        label = s.label(turn.mark)
+        if verdict is None:
+            if self.driver.current_turn(turn):
+                self._engine_line(f"{label} stopped")
+                self.status(f"{label} cannot play: {message.error}")
+            return
+        mark = turn.game.seat_name(turn.mark)
+        text = turn.game.move_text(verdict.move) if verdict.ok else ""
+        if not self.driver.settle(turn, verdict):
+            if s.lost_on_time:
+                self._time_up()
+            return  # a verdict about a position no longer on the board
+        if verdict.result is not None:
+            self.query_one(EnginePanel).show_info(verdict.result, mark)
+        elif turn.spec.is_program and verdict.ok:
+            self._engine_line(f"{label} answered in {verdict.seconds:.2f} s")
+        if verdict.ok and not s.lost_on_time:
+            self._changed(f"{mark} played {text}.")
+            return
+        if turn.spec.is_program and not verdict.ok:
+            self.services.log_program_fault(s.game.name, mark, turn.spec.command or "",
+                                            verdict)
+            self._engine_line(f"{label} (program): {verdict.fault}")
+        reason = s.game.outcome.reason if s.game.outcome else verdict.reason
+        logged = " (details in programs.log)" if turn.spec.is_program and not verdict.ok \
+            else ""
+        self._changed(f"{reason[:1].upper()}{reason[1:]}{logged}.")
+
+    # ----- the players ------------------------------------------------------------------------
+    def _make_player(self, spec: PlayerSpec) -> Player:
+        """The driver's player for a seat: the AI on the shared engine (the services' time
+        override in tests), a program through the services (it must have been approved,
+        and quitting kills it), a person or a built-in player."""
+        from tui.play.players import AIPlayer
+        from tui.play.seats import make_player
+
+        game_class = type(self.session.game)
+        if spec.is_ai:
+            assert spec.level is not None
+            return AIPlayer(spec.level, lambda: self.services.engine(game_class.name),
+                            spec.seconds or self.services.ai_seconds)
+        if spec.is_program:
+            assert spec.command is not None
+            return self.services.open_program(game_class, spec.command)
+        return make_player(spec, game_class)
 
     def _approve_programs(self) -> None:
         """A program the person has not agreed to run is to move: the app shows its command
@@ -366,122 +418,65 @@ class GameScreen(BoardScreen):
             if choice is None:
                 s.reseat({mark: PlayerSpec.human() for mark, _ in self.services.unapproved(s)})
                 choice = "human"
+            self.driver.close()  # the seats' players are made again
             self._changed("The programs' seats went to the AI." if choice == "ai" else
                           "The programs' seats went to people." if choice == "human" else
                           "The programs were approved.")
 
         self.app.ask_programs(self.session, after)  # type: ignore[attr-defined]
 
-    def _close_programs(self, kill: bool = True) -> None:
-        """End this game's programs (the game is over, left, or replaced)."""
-        if self._program_call is not None:
-            self._program_call[1].cancel()
-            self._program_call = None
-        programs, self._programs = list(self._programs.values()), {}
-        for player in programs:
-            self.services.close_program(player, kill=kill)
+    # ----- hints -------------------------------------------------------------------------
+    def _ask(self, request: AIRequest) -> None:
+        """Ask the engine for a hint (not a turn: nobody's move is played)."""
+        if not self.session.is_current(request) or not self.is_attached:
+            return
+        self._cancel_search(turn_too=False)
+        self._stop = stop = self.services.new_stop()
+        self._thinking = request
+        self._engine_line("looking for a hint...")
+        self._search(request, stop)
 
-    def _ask_program(self, generation: int) -> None:
-        s = self.session
-        if s.generation != generation or not self.is_attached or not s.program_to_move:
-            return
-        if self._program_call is not None and self._program_call[0].generation == generation:
-            return  # already asked
-        self._cancel_search()
-        mark = s.to_move
-        label = s.label(mark)
-        if self.services.unapproved(s):  # e.g. an undo into a loaded game's program turn
-            self._approve_programs()
-            return
-        try:
-            player = self._program(mark)
-        except ValueError as err:  # CommandError: the command names no program
-            s.forfeit_program(mark, "start", f"did not start: {err}")
-            self._changed(f"{s.game.outcome.reason}.")  # type: ignore[union-attr]
-            return
-        if not player.can_resume(s.game):
-            self._engine_line(f"{label} (program) cannot play here")
-            self.status(f"{label} cannot join a game in progress (a whole-game program): "
-                        "start a new game.")
-            return
-        request = s.program_request()
-        self._program_call = (request, player)
-        self._engine_line(f"{label} (program) thinking...")
-        self._run_program(request, player)
+    @work(thread=True, exclusive=True, group="ai")
+    def _search(self, request: AIRequest, stop: StopFlag) -> None:
+        self.services.run_search(
+            request, stop, lambda info: self._post(self.AIInfo(request, info)),
+            lambda result, error: self._post(self.AIDone(request, result, error)))
 
-    @work(thread=True, group="program")
-    def _run_program(self, request: ProgramRequest, player: ProgramPlayer) -> None:
-        from tui.jury import Cancelled
+    def on_game_screen_aiinfo(self, message: AIInfo) -> None:
+        request = message.request
+        current = (self.driver.current_turn(request) if isinstance(request, Turn)
+                   else self.session.is_current(request))
+        if current:
+            self.query_one(EnginePanel).show_info(message.info,
+                                                  request.game.seat_name(request.game.to_move))
 
-        try:
-            verdict = player.move(request.game, request.clock)
-        except Cancelled:
-            return  # undo, a new game, quitting: nobody wants the answer
-        except Exception as err:  # noqa: BLE001 - OutOfStep, or a failure: one status line
-            self._post(self.ProgramDone(request, None, str(err) or type(err).__name__))
-        else:
-            self._post(self.ProgramDone(request, verdict))
-
-    def on_game_screen_program_done(self, message: ProgramDone) -> None:
-        request, verdict = message.request, message.verdict
-        if self._program_call is not None and self._program_call[0] is request:
-            self._program_call = None
-        s = self.session
-        if not s.is_current(request):
-            return  # a verdict about a position no longer on the board
-        label = s.label(request.mark)
-        if verdict is None:
-            self._engine_line(f"{label} (program) stopped")
-            self.status(f"{label} cannot play: {message.error}")
+    def on_game_screen_aidone(self, message: AIDone) -> None:
+        request, result = message.request, message.result
+        if self._thinking is request:
+            self._thinking = None
+        if not self.session.is_current(request):
+            return  # a reply about a position no longer on the board
+        if result is None:
+            self._engine_line(f"AI error: {message.error}")
+            self.status(f"The AI failed: {message.error}")
             return
-        mark = request.game.seat_name(request.mark)
-        text = request.game.move_text(verdict.move) if verdict.ok else ""
-        if not s.judge(request, verdict):
-            return
-        if verdict.ok:
-            self._engine_line(f"{label} answered in {verdict.seconds:.2f} s")
-            self._changed(f"{mark} played {text}.")
-            return
-        command = request.player.command or ""
-        self.services.log_program_fault(s.game.name, mark, command, verdict)
-        reason = s.game.outcome.reason if s.game.outcome else verdict.reason
-        self._engine_line(f"{label} (program): {verdict.fault}")
-        self._changed(f"{reason[:1].upper()}{reason[1:]} (details in programs.log).")
+        mover = request.game.seat_name(request.game.to_move)
+        self.query_one(EnginePanel).show_info(result, mover)
+        self.board.show_hint(result.move)
+        self.status(f"Hint: {result.move_text} (eval {result.score:+d}).")
 
-    def _undo_strands_a_program(self) -> str | None:
-        """Why an undo now would leave a whole-game program unable to go on (None: it
-        would not): such a program cannot take moves back."""
-        s = self.session
-        if not s.has_program:
-            return None
-        from tui.jury import can_join
-
-        probe = s.game.copy()
-        if s.forfeited:
-            probe.resume()
-        steps = s._steps_back()
-        for _ in range(steps):
-            if not probe.history:
-                break
-            probe.undo()
-        thinking = self._program_call[1] if self._program_call is not None else None
-        for participant, spec in enumerate(s.participants):
-            if not spec.is_program:
-                continue
-            mark = s.mark_of(participant)
-            player = self._programs.get(participant)
-            if player is None or player is thinking:  # none, or the undo kills it: as a
-                ok = can_join(type(s.game), probe, mark)  # fresh start would find it
-            else:
-                ok = player.can_resume(probe, mark)
-            if not ok:
-                return (f"{s.label_of(participant)} is a whole-game program and cannot take "
-                        "moves back: start a new game.")
-        return None
+    def _cancel_search(self, turn_too: bool = True) -> None:
+        """Stop the search or the program under way (its answer is dropped)."""
+        if self._stop is not None:
+            self._stop.set()
+            self._stop = None
+        self._thinking = None
+        if turn_too:
+            self.driver.cancel()
 
     def on_unmount(self) -> None:
         self._cancel_search()
-        self._close_programs()
+        self.driver.close()
         name = f"rules-{id(self)}"
         if self.app.is_screen_installed(name):
             with contextlib.suppress(ScreenStackError):  # still open: it goes with the app
@@ -489,11 +484,8 @@ class GameScreen(BoardScreen):
 
     # ----- actions --------------------------------------------------------------------------
     def action_undo(self) -> None:
-        if (problem := self._undo_strands_a_program()) is not None:
-            self.status(f"Cannot undo: {problem}")
-            return
         try:
-            undone = self.session.undo()
+            undone = self.driver.undo()
         except MoveError as err:
             self.status(f"Cannot undo: {err}")
             return
@@ -505,7 +497,7 @@ class GameScreen(BoardScreen):
     def action_redo(self) -> None:
         game = self.session.game
         try:
-            done = self.session.redo()
+            done = self.driver.redo()
         except MoveError as err:
             self.status(f"Cannot redo: {err}")
             return
@@ -519,16 +511,39 @@ class GameScreen(BoardScreen):
             return
         if not self.services.engine_ready(s.game.name):
             self.services.prepare_engine(s.game.name)
-            self._engine_line("AI: preparing...")
             self._hint_for = s.generation  # given once ready, if the position is the same
-            self.status("The AI is getting ready; the hint follows.")
+            self._engine_line()
+            s.hold_clock()  # the wait for the kernels is not the person's thinking
+            self.status("The AI is getting ready; the hint follows, and your clock waits.")
             return
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
 
+    def keys_text(self) -> str:
+        """Every key of this game's screen, the board's own first (box sizes,
+        a joker...): what `?` lists, since the footer cannot show them all."""
+        def described(bindings: list[object]) -> list[str]:
+            seen: list[str] = []
+            for binding in bindings:
+                if not isinstance(binding, Binding) or not binding.description:
+                    continue
+                key = binding.key_display or binding.key.split(",")[0]
+                entry = f"{_key_name(key)} {binding.description.lower()}"
+                if binding.action.startswith(("step", "digit")) or entry in seen:
+                    continue
+                seen.append(entry)
+            return seen
+
+        board = described(list(type(self.board).BINDINGS))
+        screen = described([b for b in self.BINDINGS if self.check_action(
+            b.action.partition("(")[0], ()) is not False])
+        lines = ["Keys: the arrows and Enter (or the mouse) play.",
+                 "Board: " + ", ".join(board) + ".",
+                 "Game: " + ", ".join(screen) + ", ctrl+p all commands, ctrl+q quit."]
+        return "\n".join(line for line in lines if not line.endswith(": ."))
+
     def action_rules(self) -> None:
         game = type(self.session.game)
-        keys = ("Keys: arrows and Enter (or the mouse) play; u undo, r redo, h hint,\n"
-                "s save, l load, e export, n new game, ctrl+p all commands, ctrl+q quit.")
+        keys = self.keys_text()
         # made once and kept installed: opening it again skips its compose and styling,
         # most of a dialog's key-to-screen time while the AI searches (docs/latency.py)
         name = f"rules-{id(self)}"
@@ -554,15 +569,17 @@ class GameScreen(BoardScreen):
     def leaving_note(self, new_game: bool = False) -> str:
         """What leaving the game on the board does to it, for the questions that leave.
 
-        The autosave holds one game: a new game's first move replaces it."""
+        The autosave holds one unfinished game of each kind: the next game of the same
+        kind replaces it with its first move."""
         s = self.session
+        title = s.game.title
         if not s.unsaved:
             return "This game is saved." if s.game.history else ""
         if s.in_progress and new_game:
-            return ("This game stays under Resume on the menu until the next game's first "
-                    "move; f saves it by name.")
+            return (f"This game stays under Resume {title} on the menu until the next {title} "
+                    "game's first move; f saves it by name.")
         if s.in_progress:
-            return "This game is kept: Resume on the menu brings it back."
+            return f"This game is kept: Resume {title} on the menu brings it back."
         return "This finished game is not saved: f saves it first."
 
     def _after_new_choice(self, choice: str | None) -> None:
@@ -581,103 +598,13 @@ class GameScreen(BoardScreen):
             self.status(f"Cannot start again: {err}")
             return
         self._cancel_search()
-        self._close_programs()
+        self.driver.close()
         self.post_message(StartSession(session, "New game, same settings. ? shows the rules."))
 
     def _to_menu(self) -> None:
         self._cancel_search()
-        self._close_programs()
+        self.driver.close()
         self.post_message(OpenMenu())
-
-    def action_save(self, then: Callable[[], object] | None = None) -> None:
-        """Ask for a name and save; `then` runs after a successful save (quit, new game)."""
-        from saves.store import SUFFIX
-
-        try:
-            folder = self.services.saves_folder()
-            default = self.services.default_name(self.session.game.name)
-        except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
-            self.status(f"Cannot save: {err}")
-            return
-        dialog = NameDialog("Save the game", folder, default,
-                            check=lambda name: self.services.name_problem(name, SUFFIX))
-        self.app.push_screen(dialog, lambda name: self._save_to(name, then))
-
-    def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
-        if not name:
-            self.status("Save cancelled.")
-            return
-        try:
-            path = self.services.save_session(self.session, name)
-        except Exception as err:  # noqa: BLE001
-            self.status(f"Save failed: {err}")
-            return
-        self.status(f"Saved to {self._shown(path)}.")
-        if then is not None:
-            then()
-
-    def _shown(self, path: Path) -> str:
-        try:
-            return short_path(path, self.services.saves_folder())
-        except OSError:
-            return short_path(path)
-
-    def action_load(self) -> None:
-        try:
-            folder, saves = self.services.list_saves()
-        except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
-            self.status(f"Cannot list saves: {err}")
-            return
-        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
-
-    def _load_from(self, path: Path | None) -> None:
-        if path is None:
-            self.status("Load cancelled.")
-            return
-        try:
-            loaded = self.services.load_session(path, self.session.participants)
-        except Exception as err:  # noqa: BLE001 - a failed load never changes the game
-            self.status(f"Load failed: {err}")
-            return
-        if self.services.unapproved(loaded):  # the app asks first; a "no" leaves this game
-            self.post_message(StartSession(loaded, f"Loaded {printable(path.name)}."))
-            return
-        self._close_programs()
-        if loaded.game.name != self.session.game.name:
-            self._cancel_search()
-            self.post_message(StartSession(loaded, f"Loaded {printable(path.name)}."))
-            return
-        self.session.replace(loaded)
-        self.session.mark_saved()
-        self._show_game()
-        if self.session.has_ai:
-            self.services.prepare_engine(self.session.game.name)
-        self._engine_line()
-        self._changed(f"Loaded {printable(path.name)}.")
-
-    def action_export(self) -> None:
-        from saves.store import NATIVE_SUFFIX
-
-        try:
-            folder = self.services.saves_folder()
-            default = self.services.default_name(self.session.game.name, NATIVE_SUFFIX)
-        except Exception as err:  # noqa: BLE001
-            self.status(f"Cannot export: {err}")
-            return
-        self.app.push_screen(NameDialog(
-            "Export the position (native format)", folder, default, "Export",
-            check=lambda name: self.services.name_problem(name, NATIVE_SUFFIX)), self._export_to)
-
-    def _export_to(self, name: str | None) -> None:
-        if not name:
-            self.status("Export cancelled.")
-            return
-        try:
-            path = self.services.export_position(self.session, name)
-        except Exception as err:  # noqa: BLE001
-            self.status(f"Export failed: {err}")
-            return
-        self.status(f"Exported the position to {self._shown(path)}.")
 
     # ----- the end of a game -------------------------------------------------------------------
     def action_replay(self) -> None:
@@ -706,58 +633,24 @@ class GameScreen(BoardScreen):
             lines += ["", *self._match_lines()]
         self._engine_line()
         logged = " Details in programs.log." if outcome.fault is not None else ""
-        self.status(f"Game over: {outcome.reason}.{logged} g shows the result again.")
+        self.status(f"Game over: {outcome.reason}.{logged} g shows the result again.",
+                    whole_elsewhere=True)  # the end screen says it all
         title = "Match over" if s.match_over and s.match.length > 1 else "Game over"
         self.app.push_screen(ResultScreen(title, lines, next_label), self._after_result)
 
     def _result_lines(self) -> list[str]:
-        """Who won and how, from the outcome value, then the board's own explanation."""
-        s = self.session
-        game = s.game
-        outcome = game.outcome
-        assert outcome is not None
-        marks = [game.seat_name(m) for m in range(game.players)]
-        if outcome.is_draw:
-            head = "Draw"
-        elif len(outcome.winners) > 1:  # a forfeit in a game of three or more players
-            head = " and ".join(f"{s.label(w)} ({marks[w]})" for w in outcome.winners) + " win"
-        else:
-            winner = outcome.winners[0]
-            name = s.label(winner)
-            verb = "win" if name == "You" else "wins"  # "You win", "AI (hard) wins"
-            head = f"{name} {verb} as {marks[winner]}"
-        if s.match.length > 1:
-            head = f"Game {s.game_number} of {s.match.length}: {head}"
-        lines = [head, *type(self.board).describe_result(game)]
-        if outcome.fault is not None:  # a program's fault: the kind and its exact output
-            from tui.jury import quote
-
-            shown = quote(outcome.output or "")
-            lines.insert(2, f"Fault: {outcome.fault}; its output: {shown}")
-        return lines
+        """The session's result in words, with the board's own explanation."""
+        return self.session.result_lines(type(self.board).describe_result(self.session.game))
 
     def _match_lines(self) -> list[str]:
-        s = self.session
-        rule = s.match.rule
-        standing = s.standing()
-        first = [s.game.seat_name(m) for m in range(s.players)]  # p held seat p in game 1
-        lines = [f"Match result ({rule.title}):"]
-        for p, value in enumerate(standing):
-            lines.append(f"  {s.label_of(p)} (first {first[p]}): {rule.number(value)}")
-        leaders = rule.leaders(standing)
-        if len(leaders) == len(standing):
-            lines.append("The match is drawn.")
-        else:
-            names = " and ".join(f"{s.label_of(p)} (first {first[p]})" for p in leaders)
-            lines.append(f"{names} {'win' if len(leaders) > 1 else 'wins'} the match.")
-        return lines
+        return self.session.match_lines()
 
     def _rotation(self) -> str:
-        return "sides swapped" if self.session.players == 2 else "the seats rotate"
+        return self.session.rotation()
 
     def _after_result(self, choice: str | None) -> None:
         if choice == "next" and self.session.has_next_game:
-            self.session.next_game()
+            self.driver.next_game()
             self._show_game()
             self.board.focus()
             s = self.session
@@ -766,3 +659,22 @@ class GameScreen(BoardScreen):
             self._changed(f"{kind}, {self._rotation()} ({who}).")
         elif choice == "new":
             self.action_new_game()
+
+
+def _losing(game: Game, move: Hashable) -> str | None:
+    """Why `move` ends `game` with its player losing, or None (the position is kept)."""
+    me = game.to_move
+    game.play(move)
+    outcome = game.outcome
+    game.undo()
+    if outcome is None or outcome.won(me) or outcome.is_draw:
+        return None
+    return outcome.reason
+
+
+KEY_NAMES = {"question_mark": "?", "equals_sign": "=", "plus": "+", "minus": "-",
+             "escape": "esc", "enter": "enter", "space": "space"}
+
+
+def _key_name(key: str) -> str:
+    return KEY_NAMES.get(key, key)

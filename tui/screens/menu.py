@@ -1,5 +1,5 @@
-"""The main menu: Resume (the last unfinished game, if any), then every registered game with
-its title and tagline."""
+"""The main menu: Resume entries (each game's unfinished game, the most recently played
+first), then every registered game with its title and tagline."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ from tui.screens.dialogs import LoadDialog
 from tui.services import Services
 from tui.widgets.boards import has_board
 
-RESUME = "resume"  # the option id of the autosaved game (no game is named so)
+RESUME = "resume:"  # the option ids of the autosaved games: resume:<game> (no game has a :)
 
 
 class MenuScreen(SizedScreen):
-    """Choose a game, or resume the last one."""
+    """Choose a game, or resume an unfinished one."""
 
     MIN_SIZE = (50, 12)
 
@@ -36,10 +36,10 @@ class MenuScreen(SizedScreen):
     def compose(self) -> ComposeResult:
         yield Static("Arena · terminal board games", id="title")
         options = []
-        resume = self.services.describe_autosave()
-        if resume is not None:
-            options.append(Option(Text.assemble(("Resume", "bold"), "\n  ",
-                                                (printable(resume), "dim")), id=RESUME))
+        for name, line in self.services.describe_autosaves():
+            title = get_game(name).title
+            options.append(Option(Text.assemble((f"Resume {title}", "bold"), "\n  ",
+                                                (printable(line), "dim")), id=RESUME + name))
         for name in game_names():
             cls = get_game(name)
             text = Text(cls.title, style="bold")
@@ -56,21 +56,22 @@ class MenuScreen(SizedScreen):
         self.query_one("#games", OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id == RESUME:
-            self._resume()
+        if event.option.id and event.option.id.startswith(RESUME):
+            self._resume(event.option.id.removeprefix(RESUME))
         elif event.option.id:
             self.post_message(OpenSetup(event.option.id))
 
-    def _resume(self) -> None:
+    def _resume(self, game_name: str | None = None) -> None:
         try:
-            session = self.services.resume_session()
+            session = self.services.resume_session(game_name)
         except Exception as err:  # noqa: BLE001 - the menu stays, saying why
             self._status(f"Cannot resume: {err}")
             return
         if session is None:
             self._status("The game to resume could not be read; it was set aside.")
             return
-        self.post_message(StartSession(session, "Resumed the last game."))
+        self.post_message(StartSession(session, f"Resumed the unfinished {session.game.title} "
+                                                f"game."))
 
     def action_load(self) -> None:
         try:

@@ -28,9 +28,9 @@ from textual.widgets import Static
 
 from rules import Clock, ClockKind, Game, TimeControl
 from tui.messages import EngineReady, StartSession
+from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
 from tui.services import Services
-from tui.session import AIRequest, Session
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.panels import EnginePanel, PlayersPanel
@@ -256,7 +256,7 @@ class ReplayScreen(BoardScreen):
             return
         lines = [outcome.reason]
         if outcome.fault is not None:  # a program's fault: its kind and its exact output
-            from tui.jury import quote
+            from tui.play.jury import quote
 
             lines.append(f"fault: {outcome.fault}")
             lines.append(f"output: {quote(outcome.output or '')}")

@@ -16,10 +16,10 @@ from textual.widgets.select import InvalidSelectValueError
 from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, get_game
 from rules.base import COUNT_OPTION
 from tui.messages import OpenMenu, StartSession
-from tui.programs import CommandError, parse_command
+from tui.play.programs import CommandError, parse_command
+from tui.play.session import Session
 from tui.screens.common import KeyFooter, SizedScreen
 from tui.services import Services
-from tui.session import Session
 
 PROGRAM = "prog"  # the kind choice of a contest program; its command is in the row's field
 PLAYER_CHOICES = ([("Human", "human")] + [(f"AI ({level})", f"ai:{level}") for level in LEVELS]

@@ -8,7 +8,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.session import Session
+from tui.play.session import Session
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult

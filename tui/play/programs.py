@@ -1,7 +1,7 @@
 """Other people's contest programs, run once per move: the command, the clock, the verdict.
 
-The jury (`tui.jury`) runs a one-move program through `run_once`. A program
-runs in its own process group and carries its launch's tag (`tui.reaper`), so a timeout
+The jury (`tui.play.jury`) runs a one-move program through `run_once`. A program
+runs in its own process group and carries its launch's tag (`tui.play.reaper`), so a timeout
 kills it with everything it started, wherever that went; its output is kept up to a
 bound (a fault quotes it exactly, as a Python repr); the verdict names the fault: a
 timeout, a crash (killed by a signal), a non-zero exit, output past the bound, or a
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from tui import reaper
+from tui.play import reaper
 
 OUTPUT_LIMIT = 1 << 20  # bytes a program may write in one move (stdout and stderr)
 

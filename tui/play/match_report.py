@@ -1,6 +1,6 @@
 """What `arena match` shows: the standings (the table, head to head, Elo with its 95%
 interval, the crosstable), the report as text or one JSON document, and the progress
-line while it runs. The games themselves are `tui.match`'s.
+line while it runs. The games themselves are `tui.play.match`'s.
 
 Points: a win 1, a draw 1/2 to each, a loss 0 (a win shared by k players 1/k each),
 the chess-style count of `rules.match.PlainWins`, whatever the game's own match rule;
@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from rules.match import PlainWins
 from rules.outcome import FAULT_KINDS
-from tui.match import Entrant, Record, Result, all_in_each_game
+from tui.play.match import Entrant, Record, Result, all_in_each_game
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 REASON_SHOWN = 100  # characters of a game's result in a progress line

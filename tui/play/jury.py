@@ -27,14 +27,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from rules import Clock, Game, MalformedReply, MoveError, Protocol
-from rules.outcome import OUTPUT_KEPT
-from tui import reaper
-from tui.programs import OUTPUT_LIMIT, Fault, Reply, kill_group, parse_command, run_once
+from tui.play import reaper
+from tui.play.players import Player, Verdict
+from tui.play.programs import OUTPUT_LIMIT, Fault, Reply, kill_group, parse_command, run_once
 
 SHOWN = 120  # characters of a program's output quoted in a reason (the result keeps more)
 MAX_LINE = 64 * 1024  # a whole-game program's line is a move
@@ -49,30 +48,6 @@ class Cancelled(Exception):  # noqa: N818 - a control-flow signal, not an error 
 class OutOfStep(Exception):  # noqa: N818
     """A whole-game program cannot be brought to this position: it has moved in this game
     already, and its protocol cannot take moves back or be told its own moves."""
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The jury's verdict on one turn: the move, or the fault that loses the game.
-
-    `reason` is the fault in words without the seat ("answered 'Z9\\n': Z9 is off the
-    board"); `output` is what the program printed for this move, exactly.
-    """
-
-    move: Hashable | None
-    seconds: float
-    output: str = ""
-    fault: str | None = None  # one of rules.outcome.FAULT_KINDS
-    reason: str = ""
-    stderr: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.fault is None
-
-    @property
-    def kept_output(self) -> str:
-        return self.output[:OUTPUT_KEPT]
 
 
 def quote(text: str) -> str:
@@ -126,7 +101,7 @@ def too_large(seconds: float, output: str, stderr: str) -> Verdict:
                    f"starting {quote(output or stderr)}", stderr)
 
 
-class ProgramPlayer:
+class ProgramPlayer(Player):
     """One contest program playing one seat; `move` runs in a worker thread."""
 
     def __init__(self, argv: Sequence[str], cwd: Path | None = None) -> None:
@@ -137,8 +112,9 @@ class ProgramPlayer:
         self._killed = -1  # the move `cancel` stopped
         self._proc: subprocess.Popen[bytes] | None = None
 
-    def move(self, game: Game, clock: Clock) -> Verdict:
-        """The program's move for `game` (its seat is the mover), within `clock`.
+    def move(self, game: Game, clock: Clock, stop: Any = None, info: Any = None) -> Verdict:
+        """The program's move for `game` (its seat is the mover), within `clock` (`stop`
+        and `info` are the AI's: a program is stopped by `cancel`).
 
         Raises Cancelled if `cancel` stopped it."""
         raise NotImplementedError
@@ -155,8 +131,9 @@ class ProgramPlayer:
             if self._proc is not None:
                 kill_group(self._proc)
 
-    def close(self) -> None:
-        """The game is over or left: nothing of the program may keep running."""
+    def close(self, kill: bool = True) -> None:
+        """The game is over or left: nothing of the program may keep running (a
+        whole-game program not killed is told `Quit` first)."""
         self.cancel()
 
     # ----- helpers for the drivers ---------------------------------------------------
@@ -190,7 +167,7 @@ class OneMoveProgram(ProgramPlayer):
         super().__init__(argv, cwd)
         self.file = file
 
-    def move(self, game: Game, clock: Clock) -> Verdict:
+    def move(self, game: Game, clock: Clock, stop: Any = None, info: Any = None) -> Verdict:
         call = self._begin()
         limit = _limit(game, clock)
         with tempfile.TemporaryDirectory(prefix="move-", dir=reaper.folder()) as folder:
@@ -232,7 +209,7 @@ class SessionProgram(ProgramPlayer):
                 and len(game.history) >= len(self._known)
                 and game.history[: len(self._known)] == self._known)
 
-    def move(self, game: Game, clock: Clock) -> Verdict:
+    def move(self, game: Game, clock: Clock, stop: Any = None, info: Any = None) -> Verdict:
         call = self._begin()
         limit = _limit(game, clock)
         began = time.perf_counter()
@@ -397,7 +374,9 @@ class SessionProgram(ProgramPlayer):
         if proc is not None:
             reaper.sweep(self._tag)
 
-    def close(self) -> None:
+    def close(self, kill: bool = True) -> None:
+        if kill:
+            super().cancel()
         with self._lock:
             self._killed = self._call
         self._stop_process()

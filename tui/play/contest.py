@@ -25,11 +25,17 @@ from typing import Protocol as Interface
 
 from rules import Clock, ClockKind, Game, Protocol, RulesError
 
-# What a per-move contest process may spend, start-up included, as a share of the
-# game's limit (10 s -> 8 s), and what is kept back for printing and interpreter shutdown.
-TIME_SHARE = 0.8
-EXIT_MARGIN = 0.25
-MIN_SEARCH = 0.05
+# What a per-move contest process may spend, start-up included, of the game's limit (the
+# jury's own measure adds the process's creation and the pipes), and what it keeps back:
+# a fixed reserve for printing the reply and exiting, and a share of its time for a
+# deadline that a busy machine wakes late.
+TIME_SHARE = 0.9
+EXIT_RESERVE = 0.03
+LATE_SHARE = 0.04
+MIN_SEARCH = 0.005
+# Under a game clock each move to come also pays a process start-up: what is left is
+# shared after keeping this much for each (a measured start-up is used when larger).
+START_UP = 0.15
 MAX_FILE_BYTES = 1 << 20  # a position is a few hundred bytes (a long game's moves, less
 # than 1 MB): refuse anything larger without reading it all
 MAX_LINE = 64 * 1024  # a line of the whole-game protocol is a move or a header line
@@ -71,7 +77,9 @@ class Contest:
     args: Sequence[str]
     level: str
     time_limit: float | None  # `--time`: wall-clock seconds for a move, overriding the clock
-    engine: Callable[[], Chooser]  # loads the engine (Numba) once the input is known good
+    # the engine for a search of the given seconds (None: no limit), asked for once the
+    # input is known good: the native kernels, the JIT's, or a search that needs neither
+    engine: Callable[[float | None], Chooser]
     stdin: IO[str] | None
     stdout: IO[str]
     age: Callable[[], float] = field(default=process_age)  # seconds since the process began
@@ -90,9 +98,12 @@ def run(contest: Contest) -> None:
 # ----- time ------------------------------------------------------------------------
 
 
-def process_seconds(contest: Contest, position: Game) -> float | None:
+def process_seconds(contest: Contest, position: Game, start_up: float = 0.0
+                    ) -> float | None:
     """Wall-clock seconds this one-move process may take, start-up included (None: the
-    game has no contest limit, so the level's own budget applies)."""
+    game has no contest limit, so the level's own budget applies). Under a game clock,
+    every move still to come is a process whose start-up (`start_up`, this one's, or
+    START_UP if more) is kept back before the rest is shared."""
     if contest.time_limit is not None:
         return contest.time_limit
     control = contest.game_class.clock
@@ -100,12 +111,22 @@ def process_seconds(contest: Contest, position: Game) -> float | None:
         return control.seconds * TIME_SHARE
     if control.kind is ClockKind.GAME:
         player = position.to_move
-        clock = Clock.start(control, position.players)
         left = position.start_seconds_left()
-        if left is not None:  # the position says what the mover has left
-            clock.charge(player, control.seconds - left[player])
-        return clock.ai_seconds(player, math.inf, position.moves_left_estimate(player))
+        have = control.seconds if left is None else left[player]
+        moves = max(1, position.moves_left_estimate(player))
+        per_move = max(start_up, START_UP) + EXIT_RESERVE
+        clock = Clock.start(control, position.players)
+        clock.charge(player, control.seconds - max(0.0, have - moves * per_move))
+        return clock.ai_seconds(player, math.inf, moves) + per_move
     return None
+
+
+def search_seconds(total: float | None, age: float) -> float | None:
+    """What the search may take of a process's `total` wall time, `age` seconds in:
+    all but the exit reserve and the share kept for a late deadline."""
+    if total is None:
+        return None
+    return max(MIN_SEARCH, total - EXIT_RESERVE - LATE_SHARE * total - age)
 
 
 def _search(contest: Contest, position: Game) -> Any:
@@ -113,10 +134,12 @@ def _search(contest: Contest, position: Game) -> Any:
     outcome = position.outcome
     if outcome is not None:
         raise ContestError(f"the game is over ({outcome.reason}): no move to make")
-    total = process_seconds(contest, position)
-    engine = contest.engine()
-    seconds = None if total is None else max(MIN_SEARCH, total - contest.age() - EXIT_MARGIN)
-    return engine.choose(position, contest.level, seconds).move
+    total = process_seconds(contest, position, contest.age())
+    from ai import adapter
+
+    adapter.TOUCH_TABLES[0] = False  # one short search: fault in only the pages it uses
+    engine = contest.engine(search_seconds(total, contest.age()))
+    return engine.choose(position, contest.level, search_seconds(total, contest.age())).move
 
 
 def _write(contest: Contest, text: str) -> None:
@@ -268,11 +291,13 @@ def play_session(contest: Contest) -> None:
         begun = True
         if game.is_over:
             continue
-        if engine is None:
-            engine = contest.engine()
         player = game.to_move
         extra = start_up if made == 0 else 0.0
         seconds = _session_seconds(contest, clock, game, player, contest.now() - began + extra)
+        if engine is None or isinstance(engine, QuickChooser):  # the native build may be done
+            engine = contest.engine(seconds)
+            seconds = _session_seconds(contest, clock, game, player,
+                                       contest.now() - began + extra)
         move = engine.choose(game, contest.level, seconds).move
         reply = game.session_move_text(move)  # the text of the move from this position
         game.play(move)
@@ -290,6 +315,93 @@ def _session_seconds(contest: Contest, clock: Clock, game: Game, player: int,
     if not clock.control.limited:
         return None
     return clock.ai_seconds(player, math.inf, game.moves_left_estimate(player), elapsed)
+
+
+# ----- which engine: native kernels, the JIT's, or a search that needs no compiling --------
+@dataclass
+class QuickResult:
+    move: Any
+
+
+class QuickChooser:
+    """The search of `ai.quick`: pure Python over the rules, for a process that has no
+    compiled kernels to load (a cold cache) and cannot wait for a compile."""
+
+    def choose(self, game: Game, level: str, seconds: float | None = None) -> QuickResult:
+        from ai import quick
+
+        if os.environ.get(TRACE):
+            _say_start_up("no (quick search)")
+        return QuickResult(quick.choose(game, QUICK_SECONDS if seconds is None else seconds))
+
+
+QUICK_SECONDS = 5.0  # the quick search's time when the clock sets none
+
+
+class Fallback:
+    """The native engine, and the quick search if a kernel it needs is not native (a
+    signature the build did not see): a move never waits for the JIT."""
+
+    def __init__(self, engine: Chooser) -> None:
+        self.engine = engine
+
+    def choose(self, game: Game, level: str, seconds: float | None = None) -> Any:
+        from ai.jit import JitError
+
+        began = time.perf_counter()
+        try:
+            return self.engine.choose(game, level, seconds)
+        except JitError:
+            left = None if seconds is None else max(MIN_SEARCH,
+                                                    seconds - (time.perf_counter() - began))
+            return QuickChooser().choose(game, level, left)
+
+
+def contest_engine(game_name: str, seconds: float | None,
+                   jit: Callable[[], Chooser] | None = None) -> Chooser:
+    """The engine a contest move uses: the native kernels when they are built (they load in
+    a millisecond); else, while a detached process builds them, the quick search, or the
+    JIT when native modules are off (ARENA_NATIVE=0) or cannot be built here and the JIT's
+    cache is warm. A compile never happens inside a move, but with native modules off:
+    then the JIT is the engine, compiling if it must, as before native modules."""
+    from ai import native
+
+    if native.native_allowed() and native.ready(game_name):
+        from ai import jit
+
+        jit.forbid("a contest move on native kernels does not wait for a compile")
+        return Fallback(_engine(game_name))
+    jit_engine = jit or (lambda: _engine(game_name))
+    if not native.native_allowed():
+        return jit_engine()
+    native.build_in_background(game_name)
+    if native.failed(game_name) is None:
+        return QuickChooser()
+    from ai import numba_cache
+
+    return jit_engine() if numba_cache.is_compiled(game_name) else QuickChooser()
+
+
+def _engine(game_name: str) -> Chooser:
+    from ai import engine, native
+
+    if os.environ.get(TRACE):
+        kind = "native" if native.ready(game_name) else "jit"
+        engine.FIRST_SEARCH.append(lambda: _say_start_up(kind))
+    return engine.get_engine(game_name)
+
+
+TRACE = "ARENA_TRACE_STARTUP"  # set: say on stderr when the first search began
+
+
+def _say_start_up(kind: str) -> None:
+    """The monotonic clock (shared by every process: the benchmark subtracts the time it
+    started the process) and the process's age, as the first search begins."""
+    import sys
+
+    sys.stderr.write(f"arena: first search at monotonic {time.monotonic():.6f}, "
+                     f"age {process_age():.3f} s, {kind} kernels\n")
+    sys.stderr.flush()
 
 
 PROTOCOLS: dict[Protocol, Callable[[Contest], None]] = {

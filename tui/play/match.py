@@ -12,13 +12,13 @@ moves in a game without one), the same in every pairing.
 
 `Match.run` plays the games in `jobs` threads, each game on its own clock (the
 game's contest clock times the time scale, wall clock per move): the jury
-(`tui.jury`) judges a program's answers, and a program's fault or timeout loses the
+(`tui.play.jury`) judges a program's answers, and a program's fault or timeout loses the
 game; an AI over its time loses too. Each thread has its own engine per AI player.
 Ctrl-C in the caller's thread stops everything (programs killed, searches stopped)
 and keeps the finished games. Nothing here imports Typer; Numba comes with the
 engines, made by the caller's factory.
 
-What it shows (the table, Elo, JSON, progress) is `tui.match_report`'s.
+What it shows (the table, Elo, JSON, progress) is `tui.play.match_report`'s.
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from typing import Protocol as Interface
 
 from rules import Clock, Game, PlayerSpec, RulesError, TimeControl
 from rules.match import participant_of
-from rules.outcome import FORFEITS, Outcome, Termination
+from rules.outcome import FORFEITS, Outcome
 
 if TYPE_CHECKING:
     from ai.engine import Engine
-    from tui.jury import ProgramPlayer
+    from tui.play.players import Player
 
 SAVE_PREFIX = "match-"
 MAX_GAMES = 100_000  # games in one match at most (the records are kept in memory)
@@ -48,7 +48,7 @@ POLL = 0.2  # seconds between progress redraws while no game ends
 
 
 class Watcher(Interface):
-    """What follows a match as it runs (`tui.match_report.Progress` draws it)."""
+    """What follows a match as it runs (`tui.play.match_report.Progress` draws it)."""
 
     def start(self, result: Result) -> None: ...
     def tick(self, result: Result) -> None: ...
@@ -273,7 +273,7 @@ class Match:
         self._wake: queue.Queue[None] = queue.Queue()  # a game ended (or failed)
         self._stopping = threading.Event()
         self._lock = threading.Lock()
-        self._live: set[ProgramPlayer] = set()
+        self._live: set[Player] = set()  # the programs playing now (killed on a halt)
         self._stop = self._stop_flag()
 
     def _new_engine(self) -> Engine:
@@ -281,8 +281,16 @@ class Match:
 
         return new_engine(self.cls.name)
 
+    def _engine_of(self, spec: PlayerSpec) -> Engine:
+        """A new engine for one AI entrant in one thread: today's, or an older revision's."""
+        if spec.revision is None:
+            return self.engine()
+        from ai import revision
+
+        return revision.new_engine(spec.revision, self.cls.name)
+
     def _stop_flag(self) -> Any:
-        if not any(p.spec.is_ai for p in self.players):
+        if not any(p.spec.kind in ("ai", "rev") for p in self.players):
             return None
         from ai.engine import StopFlag
 
@@ -303,7 +311,8 @@ class Match:
             # every thread's engines made before any clock runs (making one while another
             # thread searches would slow that search down)
             for i in range(self.jobs):
-                engines = {p.index: self.engine() for p in self.players if p.spec.is_ai}
+                engines = {p.index: self._engine_of(p.spec) for p in self.players
+                           if p.spec.kind in ("ai", "rev")}
                 threads.append(threading.Thread(target=self._work, args=(engines,),
                                                 name=f"arena-match-{i}", daemon=True))
             for thread in threads:
@@ -381,101 +390,79 @@ class Match:
             self._wake.put(None)
 
     def _play(self, task: Task, engines: dict[int, Engine]) -> Record:
-        from tui.programs import CommandError
+        """One game through the turn driver: each seat's player made up front (the AI on
+        this thread's engine for that entrant, a program through the jury)."""
+        from tui.play.driver import Driver, TurnError
+        from tui.play.jury import Cancelled
+        from tui.play.programs import CommandError
+        from tui.play.session import Session
 
         game = task.start.copy()
         opening = len(game.history)
-        clock = Clock.start(self.control, game.players)
-        clock.moves = [0.0] * opening  # the random opening took nobody's time
-        programs: dict[int, ProgramPlayer] = {}
+        specs = [self.players[who].spec for who in task.seats]
+        # the random opening took nobody's time
+        clock = Clock(self.control, [0.0] * game.players, [0.0] * opening)
+        session = Session(game, specs, clock=clock)
+        named = [self.players[who] for who in task.seats]
         broken: dict[int, str] = {}
+
+        def make(spec: PlayerSpec) -> Player:
+            raise CommandError(broken.get(session.to_move, "no player"))
+
+        driver = Driver(session, make)
+        for seat, entrant in enumerate(named):
+            try:
+                driver.players[seat] = self._player(entrant, engines)
+            except CommandError as err:
+                broken[seat] = str(err)
         began = time.perf_counter()
         try:
-            for seat, who in enumerate(task.seats):
-                spec = self.players[who].spec
-                if spec.is_program:
-                    assert spec.command is not None
-                    try:
-                        programs[seat] = self._program(spec.command)
-                    except CommandError as err:
-                        broken[seat] = str(err)
             while not game.is_over:
                 if self._stopping.is_set():
                     raise _Stopped
-                seat = game.to_move
-                who = self.players[task.seats[seat]]
-                if who.spec.is_program:
-                    self._program_move(game, clock, seat, who, programs.get(seat),
-                                       broken.get(seat, ""))
-                else:
-                    self._ai_move(game, clock, seat, who, engines)
+                try:
+                    turn = driver.turn()
+                except TurnError:
+                    continue  # a program that did not start: lost by the fault
+                if turn is None or not driver.begin(turn):
+                    raise MatchError(f"seat {session.to_move} has no player")
+                try:
+                    verdict = driver.run(turn, self._stop)
+                except Cancelled:
+                    raise _Stopped from None
+                except Exception:
+                    if self._stopping.is_set():  # a killed program's streams closed under it
+                        raise _Stopped from None
+                    raise
+                if self._stopping.is_set():
+                    raise _Stopped
+                driver.settle(turn, verdict)
         finally:
-            for player in programs.values():
-                player.close()
+            for player in driver.players.values():
                 with self._lock:
                     self._live.discard(player)
-        record = Record(task, game, clock, opening, time.perf_counter() - began)
+            driver.close(kill=not game.is_over)
+        record = Record(task, game, session.clock, opening, time.perf_counter() - began)
         if self.out is not None:
             record.path = self._save(record)
         return record
 
-    def _program(self, command: str) -> ProgramPlayer:
-        from tui.jury import program_player
+    def _player(self, entrant: Entrant, engines: dict[int, Engine]) -> Player:
+        """The player of an entrant for one game: the AI on this thread's engine for it, a
+        program started now (CommandError if it does not start), a built-in player."""
+        from tui.play.players import AIPlayer
+        from tui.play.seats import make_player
 
-        player = program_player(self.cls, command)
-        with self._lock:
-            self._live.add(player)
+        spec = entrant.spec
+        if entrant.index in engines:  # the AI, or an older revision's
+            assert spec.level is not None
+            engine = engines[entrant.index]
+            return AIPlayer(spec.level, lambda: engine, spec.seconds)
+        player = make_player(spec, self.cls)
+        if spec.is_program:
+            with self._lock:
+                self._live.add(player)
         return player
-
-    def _program_move(self, game: Game, clock: Clock, seat: int, who: Entrant,
-                      player: ProgramPlayer | None, broken: str) -> None:
-        from tui.jury import Cancelled
-
-        name = f"{game.seat_name(seat)} ({who.label})"
-        if player is None:
-            game.forfeit(seat, Termination.FAULT, f"{name} did not start: {broken}",
-                         fault="start", output="")
-            return
-        try:
-            verdict = player.move(game, clock)
-        except Cancelled:
-            raise _Stopped from None
-        except Exception:
-            if self._stopping.is_set():  # a killed program's streams closed under it
-                raise _Stopped from None
-            raise
-        if self._stopping.is_set():
-            raise _Stopped
-        clock.charge(seat, verdict.seconds)
-        if not verdict.ok:
-            kind = Termination.TIME if verdict.fault == "timeout" else Termination.FAULT
-            game.forfeit(seat, kind, f"{name} {verdict.reason}", fault=verdict.fault,
-                         output=verdict.output)
-            return
-        game.play(verdict.move)
-        clock.record(verdict.seconds)
-
-    def _ai_move(self, game: Game, clock: Clock, seat: int, who: Entrant,
-                 engines: dict[int, Engine]) -> None:
-        engine = engines[who.index]
-        level = who.spec.level or "hard"
-        limit = clock.left(seat)
-        seconds = clock.ai_seconds(seat, engine.budget(level).seconds,
-                                   game.moves_left_estimate(seat))
-        began = time.perf_counter()
-        found = engine.search(game, engine.budget(level, seconds), self._stop)
-        spent = time.perf_counter() - began
-        if self._stopping.is_set():
-            raise _Stopped
-        flagged = clock.flagged(seat, spent)
-        clock.charge(seat, spent)
-        if flagged:
-            shown = "" if limit is None else f", over its {limit:.2f} s"
-            game.forfeit(seat, Termination.TIME, f"{game.seat_name(seat)} ({who.label}) "
-                         f"ran out of time: {spent:.2f} s{shown}")
-            return
-        game.play(found.move)
-        clock.record(spent)
 
     def _save(self, record: Record) -> Path:
         from saves.format import doc_from_game

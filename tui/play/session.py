@@ -19,7 +19,7 @@ from rules import Clock, ClockKind, Game, MatchState, MoveError, PlayerSpec, Tim
 from rules.outcome import FORFEITS, Outcome, Termination
 
 if TYPE_CHECKING:
-    from tui.jury import Verdict
+    from tui.play.jury import Verdict
 
 
 @dataclass(frozen=True)
@@ -262,6 +262,21 @@ class Session:
         self.redo_stack.clear()
         self._changed()
 
+    def now(self) -> float:
+        """The session's clock (the app's, or a test's fake one)."""
+        return self._now()
+
+    def position_after_undo(self) -> Game:
+        """The position an undo now would leave (a copy; the flag taken back too)."""
+        probe = self.game.copy()
+        if self.forfeited:
+            probe.resume()
+        for _ in range(self._steps_back()):
+            if not probe.history:
+                break
+            probe.undo()
+        return probe
+
     def _steps_back(self) -> int:
         """How many moves one undo takes back: vs the AI or a program, back to a person's
         last turn."""
@@ -277,8 +292,15 @@ class Session:
             probe.undo()
             steps += 1
             if self.player(probe.to_move).is_human:
-                break
-        return steps
+                return steps
+        return 0  # only machines' moves: taking them back would only have them played again
+
+    def _first_mover(self) -> int:
+        probe = self.game.copy()
+        probe.resume()
+        while probe.history:
+            probe.undo()
+        return probe.to_move
 
     @property
     def lost_on_time(self) -> bool:
@@ -303,6 +325,10 @@ class Session:
             self._since = self._now()  # the time since the flag was nobody's move
         steps = self._steps_back()
         if not steps and not resumed:
+            if self.game.history:  # the machines opened: an undo would only replay them
+                first = self.label(self._first_mover())
+                raise MoveError(f"there is no move of yours to take back ({first} opened the "
+                                "game); n starts a new game")
             raise MoveError("there is no move to undo")
         self._charge()
         undone = [self.game.undo() for _ in range(steps)]
@@ -380,7 +406,11 @@ class Session:
         fault, keeping the program's output). The jury's time is what is charged."""
         if not self.is_current(request) or not self.program_to_move:
             return False
-        mark = self.to_move
+        return self.judge_turn(self.to_move, verdict)
+
+    def judge_turn(self, mark: int, verdict: Verdict) -> bool:
+        """Apply a program's verdict for the mover `mark` (the caller has checked that it
+        is about the position on the board), charging the time the jury measured."""
         self._since = self._now() - max(0.0, verdict.seconds)
         if verdict.ok:
             if not self.check_time():  # (the jury judged its time: this never flags)
@@ -458,6 +488,53 @@ class Session:
         self._since = self._now()
         self.redo_stack.clear()
         self._changed()
+
+    # ----- the result in words -----------------------------------------------------------
+    def result_lines(self, explanation: Sequence[str]) -> list[str]:
+        """Who won and how, from the outcome value: the heading, then `explanation` (the
+        board's own account of the ending), with a program's fault and exact output."""
+        game = self.game
+        outcome = game.outcome
+        assert outcome is not None
+        marks = [game.seat_name(m) for m in range(game.players)]
+        if outcome.is_draw:
+            head = "Draw"
+        elif len(outcome.winners) > 1:  # a forfeit in a game of three or more players
+            head = " and ".join(f"{self.label(w)} ({marks[w]})" for w in outcome.winners)
+            head += " win"
+        else:
+            winner = outcome.winners[0]
+            name = self.label(winner)
+            verb = "win" if name == "You" else "wins"  # "You win", "AI (hard) wins"
+            head = f"{name} {verb} as {marks[winner]}"
+        if self.match.length > 1:
+            head = f"Game {self.game_number} of {self.match.length}: {head}"
+        lines = [head, *explanation]
+        if outcome.fault is not None:  # a program's fault: the kind and its exact output
+            from tui.play.jury import quote
+
+            lines.insert(2, f"Fault: {outcome.fault}; its output: {quote(outcome.output or '')}")
+        return lines
+
+    def match_lines(self) -> list[str]:
+        """The match's standing by its rule, and who wins it."""
+        rule = self.match.rule
+        standing = self.standing()
+        first = [self.game.seat_name(m) for m in range(self.players)]  # p held p in game 1
+        lines = [f"Match result ({rule.title}):"]
+        for p, value in enumerate(standing):
+            lines.append(f"  {self.label_of(p)} (first {first[p]}): {rule.number(value)}")
+        leaders = rule.leaders(standing)
+        if len(leaders) == len(standing):
+            lines.append("The match is drawn.")
+        else:
+            names = " and ".join(f"{self.label_of(p)} (first {first[p]})" for p in leaders)
+            lines.append(f"{names} {'win' if len(leaders) > 1 else 'wins'} the match.")
+        return lines
+
+    def rotation(self) -> str:
+        """How the seats change for the match's next game."""
+        return "sides swapped" if self.players == 2 else "the seats rotate"
 
     def replace(self, other: Session) -> None:
         """Take over another session's state (a loaded game), as one more change."""

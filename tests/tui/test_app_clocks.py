@@ -1,0 +1,75 @@
+"""Clocks in the app are charged only for thinking: a watched game's pause between moves
+is nobody's time, the wait for the kernels to compile is not a person's when they asked
+for a hint, and the engine panel says how far a compile has got."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules import PlayerSpec, TimeControl, game_names
+from rules.outcome import Termination
+from tests.tui.test_app import FakeClock, app_for, nearest, play_by_keys, seats, wait_engine
+from tui.screens.game import PACES
+from tui.services import Compiling
+
+SIZE = (80, 24)
+MOVE_1 = TimeControl.parse("move:1")
+
+
+async def test_a_watched_games_pause_is_not_charged_to_the_ai(tmp_path: Path) -> None:
+    """The pause before a watched AI's move (here 2 s of a 1 s clock) is nobody's."""
+    name = game_names()[0]
+    now = FakeClock()
+    easy = PlayerSpec.ai("easy")
+    app = app_for(name, [easy, easy], control=MOVE_1, now=now, ai_seconds=0.05,
+                  save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        s = screen.session
+        screen.pace_index = PACES.index(0.5)
+        await wait_engine(app, pilot, name)
+        for _ in range(200):  # the first move (no pause before it)
+            await pilot.pause(0.02)
+            if s.game.history:
+                break
+        assert len(s.game.history) == 1
+        now.t += 2.0  # the pause runs 2 s on the game's clock (the timer is real)
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if len(s.game.history) >= 2 or s.game.is_over:
+                break
+        outcome = s.game.outcome
+        assert outcome is None or outcome.kind is not Termination.TIME, outcome
+        assert len(s.game.history) >= 2
+
+
+async def test_a_hint_waiting_for_the_kernels_does_not_charge_the_person(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    name = game_names()[0]
+    now = FakeClock()
+    app = app_for(name, seats(name, PlayerSpec.ai("easy")), control=TimeControl.parse(
+        "game:300"), now=now)
+    monkeypatch.setattr(app.services, "prepare_engine", lambda name: None)
+    ready = [False]
+    monkeypatch.setattr(app.services, "engine_ready", lambda name: ready[0])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        s = screen.session
+        await pilot.press("h")
+        for _ in range(3):  # 90 s of compiling, seen by the clock's tick
+            now.t += 30
+            screen._tick()
+        assert s.clock_spent(s.to_move) < 1.0
+        assert "your clock waits" in screen._status
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        assert s.clock.used[0] < 1.0
+
+
+def test_the_compile_progress_says_how_far_and_how_long() -> None:
+    progress = Compiling("pahtum", estimate=20.0, began=100.0, step="building")
+    text = progress.describe(105.0)
+    assert text.startswith("compiling Pah-Tum's AI (once): 25%, about 15 s left")
+    assert text.endswith("building")
+    assert "nearly done" in progress.describe(125.0) and "99%" in progress.describe(125.0)

@@ -1,0 +1,129 @@
+"""The game screen's file actions: save, load and export, each through its dialog.
+
+A mixin of `GameScreen` (it uses the screen's session, driver, services and status
+line): a failed save or load says why in one line and never changes the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui.messages import StartSession
+from tui.screens.common import printable, short_path
+from tui.screens.dialogs import LoadDialog, NameDialog
+
+if TYPE_CHECKING:
+    from tui.play.driver import Driver
+    from tui.play.session import Session
+    from tui.services import Services
+
+
+class FileActions:
+    """Save (s), load (l) and export (e) for the game screen."""
+
+    session: Session
+    driver: Driver
+    services: Services
+
+    if TYPE_CHECKING:
+        def status(self, text: str) -> None: ...
+        def _show_game(self) -> None: ...
+        def _engine_line(self, text: str | None = None) -> None: ...
+        def _changed(self, text: str) -> None: ...
+        def _cancel_search(self, turn_too: bool = True) -> None: ...
+        def post_message(self, message: object) -> bool: ...
+        @property
+        def app(self) -> object: ...
+
+    def action_save(self, then: Callable[[], object] | None = None) -> None:
+        """Ask for a name and save; `then` runs after a successful save (quit, new game)."""
+        from saves.store import SUFFIX
+
+        try:
+            folder = self.services.saves_folder()
+            default = self.services.default_name(self.session.game.name)
+        except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
+            self.status(f"Cannot save: {err}")
+            return
+        dialog = NameDialog("Save the game", folder, default,
+                            check=lambda name: self.services.name_problem(name, SUFFIX))
+        self.app.push_screen(dialog, lambda name: self._save_to(name, then))
+
+    def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
+        if not name:
+            self.status("Save cancelled.")
+            return
+        try:
+            path = self.services.save_session(self.session, name)
+        except Exception as err:  # noqa: BLE001
+            self.status(f"Save failed: {err}")
+            return
+        self.status(f"Saved to {self._shown(path)}.")
+        if then is not None:
+            then()
+
+    def _shown(self, path: Path) -> str:
+        try:
+            return short_path(path, self.services.saves_folder())
+        except OSError:
+            return short_path(path)
+
+    def action_load(self) -> None:
+        try:
+            folder, saves = self.services.list_saves()
+        except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
+            self.status(f"Cannot list saves: {err}")
+            return
+        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
+
+    def _load_from(self, path: Path | None) -> None:
+        if path is None:
+            self.status("Load cancelled.")
+            return
+        try:
+            loaded = self.services.load_session(path, self.session.participants)
+        except Exception as err:  # noqa: BLE001 - a failed load never changes the game
+            self.status(f"Load failed: {err}")
+            return
+        if self.services.unapproved(loaded):  # the app asks first; a "no" leaves this game
+            self.post_message(StartSession(loaded, f"Loaded {printable(path.name)}."))
+            return
+        self.driver.close()
+        if loaded.game.name != self.session.game.name:
+            self._cancel_search()
+            self.post_message(StartSession(loaded, f"Loaded {printable(path.name)}."))
+            return
+        self.session.replace(loaded)
+        self.session.mark_saved()
+        self._show_game()
+        if self.session.has_ai:
+            self.services.prepare_engine(self.session.game.name)
+        self._engine_line()
+        self._changed(f"Loaded {printable(path.name)}.")
+
+    def action_export(self) -> None:
+        from saves.store import NATIVE_SUFFIX
+
+        try:
+            folder = self.services.saves_folder()
+            default = self.services.default_name(self.session.game.name, NATIVE_SUFFIX)
+        except Exception as err:  # noqa: BLE001
+            self.status(f"Cannot export: {err}")
+            return
+        self.app.push_screen(NameDialog(
+            "Export the position (native format)", folder, default, "Export",
+            check=lambda name: self.services.name_problem(name, NATIVE_SUFFIX)), self._export_to)
+
+    def _export_to(self, name: str | None) -> None:
+        if not name:
+            self.status("Export cancelled.")
+            return
+        try:
+            path = self.services.export_position(self.session, name)
+        except Exception as err:  # noqa: BLE001
+            self.status(f"Export failed: {err}")
+            return
+        self.status(f"Exported the position to {self._shown(path)}.")
+
