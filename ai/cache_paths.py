@@ -17,10 +17,13 @@ AI_DIR = Path(__file__).resolve().parent
 
 
 # Python that kernels never use (the drivers, the pure-Python search, the tools):
-# editing it must not make anyone recompile.
+# editing it must not make anyone recompile. By name in any folder; and by path where a
+# kernel module elsewhere has the same name (ai/regions.py is the quick search's, but
+# ai/pillars/regions.py holds kernels).
 NOT_KERNELS = ("__init__.py", "adapter.py", "cache_paths.py", "claims.py", "engine.py",
-               "native.py", "numba_cache.py", "perft.py", "quick.py", "regions.py",
-               "revision.py", "strength.py")
+               "native.py", "numba_cache.py", "perft.py", "quick.py", "revision.py",
+               "strength.py")
+NOT_KERNEL_PATHS = ("regions.py",)
 
 
 @functools.cache
@@ -28,9 +31,10 @@ def source_hash() -> str:
     """A hash of the `ai/` source files (names and contents) that kernels may use."""
     digest = hashlib.sha256()
     for path in sorted(AI_DIR.rglob("*.py")):
-        if path.name in NOT_KERNELS:
+        relative = path.relative_to(AI_DIR).as_posix()
+        if path.name in NOT_KERNELS or relative in NOT_KERNEL_PATHS:
             continue
-        digest.update(path.relative_to(AI_DIR).as_posix().encode())
+        digest.update(relative.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 

@@ -219,9 +219,10 @@ class Pillars(Game):
         return len(self.history) % 2
 
     def moves_left_estimate(self, player: int) -> int:
-        """A rectangle takes a few cells: about a fifth of the empty cells are still the
-        mover's moves, at least 2 (the endgame is solved quickly)."""
-        return max(2, min(self.moves_estimate, self.empty // 5))
+        """The mover's moves that still need thought: a rectangle takes a few cells, and
+        once about 20 are left the endgame is solved at once, so about a fifth of the
+        empty cells beyond 20; between 2 and 12."""
+        return max(2, min(self.moves_estimate, (self.empty - 20) // 5))
 
     def legal_moves(self) -> list[PMove]:
         """Every rectangle, each followed by its claiming twin while the mover may claim."""

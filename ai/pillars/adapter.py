@@ -1,22 +1,27 @@
-"""Pillars's adapter: Monte Carlo play-outs at the root, the exact solver once it fits.
+"""Pillars's adapter: region values estimate every move, the sum solver proves what it can.
 
-Depth 1 shares a few play-outs per move among the root's moves by UCB1; depth 2
-solves the position exactly when its empty cells fit the budget (the root's moves
-in the order of their play-out scores, so a win is found early); every further
-depth doubles the play-outs. A proven win is played at once; in a proven loss the
-move with the best play-out score is played (it is the one a fallible opponent
-most often gets wrong). With every score asked for (noise, `score_moves`) each move
-gets the same number of play-outs from its own seeded stream, so the scores of a
-depth do not depend on the search before it.
+Depth 1 values each root move by the regions it leaves (`regions`: Grundy values and
+which regions are tame or heap-like, memoised on their shapes for the whole game): the
+misere Nim rule on their values is an estimate of whether the other side loses after
+the move, exact when every region is tame. Depth 2 runs the exact sum solver (`sums`)
+on the moves in the order of that estimate, the surest first, until one is proven to
+leave a lost position (a win: played, and the joker claimed), every one is proven to
+leave a won one (a loss), or the time is up; the moves proven to lose are then set aside
+and the estimate chooses among the rest. Where no region value is known (the opening,
+one large region), further depths share random play-outs among the moves left, every
+depth doubling them, within a small share of the time: they tell little, and the time
+is worth more in the middle game, where the values and proofs decide.
 
-The joker: claimed with a proven win, or earlier when the play-outs say the claim
-gains points on average: with the chance p of winning and the claim worth v now
-against LATER if it waits for a proof, claiming gains p * (v - LATER) - (1 - p) * v.
+Among moves the estimate likes alike, the one whose estimate rests on the fewest cells
+of untamed or unknown regions is played (its estimate is the surest). In a lost
+position the move chosen is the one most likely to mislead a fallible opponent: one the
+estimate likes, else one leaving the largest region (the hardest to value).
 """
 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,27 +29,30 @@ import numpy as np
 from ai.adapter import Adapter, Depth, touch
 from ai.engine import Budget
 from ai.pillars import kernels as K
-from ai.pillars import solver as S
+from ai.pillars import sums as U
+from ai.pillars.solver import LOSS, UNKNOWN, WIN
 from rules import Game
 from rules.pillars import Pillars
 
-TT_BITS = 22  # 4 Mi entries of 8 bytes: 32 MiB
-PROVEN = 1000  # the score of a proven win; play-out scores are 1000 * p - 500
-PER_MOVE = 2  # depth 1's play-outs per root move
+TT_BITS = 22  # the sum solver's table: 4 Mi entries of 8 bytes (32 MiB)
+REGION_BITS = 22  # the region table: 4 Mi entries of 10 bytes (40 MiB)
+PROVEN = 1000  # the score of a proven win
+GOOD, OPEN, BAD = 60, 30, 0  # the estimate says the other side loses / unknown / wins
+TIE = 29  # the tie-break within a class: 0 to TIE
+SURVIVAL = 100  # a pass of the solver survived counts more than the estimate
+MAX_PASSES = 8
+FIRST_LIMIT = 32  # nodes a move's first solve may visit (most refutations take a few)
+SURVIVE_GROWTH = 4
+REGIONS_PER_SECOND = 50_000  # the Grundy solver's pace on a large region (new regions)
+GRUNDY_SHARE = 0.5  # of a move's time, what new region values may cost at most
+GRUNDY_SECONDS = 2.0  # and never more than this (beyond, a region is too large to matter)
+GRUNDY_CELLS = 30  # the largest region valued (one of 33 cells takes over 400,000 new
+# regions: seconds)
+PER_MOVE = 2  # play-outs per move at depth 3, doubled by every further depth
 EXPLORE = 0.5  # UCB1's exploration constant
-LATER = 2  # what a claim is worth when it waits for a proof (about 25 empty cells)
-MIN_VISITS = 64  # play-outs of the chosen move before its estimate may claim
-# Exact solve from this many empty cells, by budget seconds. Measured on random
-# positions with many regions (a fresh table): 25 empties 0.01-0.07 s, 30 0.3-0.9 s,
-# 35 1.4-2.2 s; the table kept between moves makes later solves much cheaper.
-EXACT_EMPTIES = ((3.0, 33), (1.0, 31), (0.4, 29), (0.15, 26), (0.0, 22))
-
-
-def exact_empties(seconds: float) -> int:
-    for limit, empties in EXACT_EMPTIES:
-        if seconds >= limit:
-            return empties
-    return EXACT_EMPTIES[-1][1]
+OPEN_SHARE = 0.15  # of a move's time, what play-outs may use where no value is known
+SOLVE_ANY = 30  # up to this many empty cells every move is solved; beyond, only those
+# whose regions all have known values (a region too large to value is too large to solve)
 
 
 @dataclass
@@ -54,16 +62,21 @@ class Position:
     # while another move is left)
     c0: np.ndarray  # the position after each of them
     c1: np.ndarray
-    visits: np.ndarray  # UCB1's play-outs and our wins per root move
-    wins: np.ndarray
     can_claim: bool
-    value: int  # what claiming now is worth
+    info: np.ndarray  # per move: estimate, largest region, unknown cells, untamed cells
+    exact: np.ndarray  # per move: the child's exact value for its mover, or UNKNOWN
+    visits: np.ndarray  # play-outs and our wins per move
+    wins: np.ndarray
     budget: Budget = field(default_factory=lambda: Budget(1.0))
     win_now: int = -1  # a rectangle that leaves one cell (the other must fill it)
-    verdict: int = S.UNKNOWN  # the exact value of the root, once solved
-    best: int = -1  # index of the move the last depth chose
+    verdict: int = UNKNOWN  # the exact value of the root, once known
+    best: int = -1  # the move the last depth chose
     claim: bool = False  # whether the chosen move claims the joker
-    seed: int = 0
+    survived: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # per
+    # move: the solver's passes it survived (not refuted within the pass's node limit)
+    passes: int = 0  # complete passes of the solver
+    estimated: bool = False  # depth 1 done
+    started: float = field(default_factory=time.perf_counter)
 
     @property
     def n(self) -> int:
@@ -72,19 +85,20 @@ class Position:
 
 class PillarsAdapter(Adapter):
     game_class = Pillars
-    # Per move; the contest's clock is 5 s for the whole game and a game lasts about
-    # 10 moves a side (the caller caps a move by the clock).
+    # Per move; the contest's clock is 5 s for the whole game, and the caller caps a move
+    # by the clock's share.
     levels = {
-        "easy": Budget(seconds=0.1, max_depth=2, noise=100),
-        "medium": Budget(seconds=0.2, max_depth=6),
+        "easy": Budget(seconds=0.1, max_depth=1, noise=40),
+        "medium": Budget(seconds=0.2, max_depth=2),
         "hard": Budget(seconds=0.4),
         "max": Budget(seconds=3.0),
     }
     bench_budget = Budget(seconds=3600.0, max_depth=6)
 
-    def __init__(self, tt_bits: int = TT_BITS) -> None:
-        self.tables = S.new_tables(tt_bits)
-        touch(self.tables[0])  # its pages now (see TOUCH_TABLES)
+    def __init__(self, tt_bits: int = TT_BITS, region_bits: int = REGION_BITS) -> None:
+        self.own, self.rt = U.new_tables(tt_bits, region_bits)
+        touch(self.own[0])  # their pages now (see TOUCH_TABLES)
+        touch(self.rt[0])
         self.scratch_codes = np.zeros(K.MAX_RECTS, np.int64)
         self.rng = random.Random(1)
 
@@ -100,14 +114,15 @@ class PillarsAdapter(Adapter):
         keep = left > 0
         if not keep.any():
             keep[:] = True  # only the last rectangle is left: it must be filled
+        m = int(keep.sum())
         win_now = int(np.flatnonzero(left[keep] == 1)[0]) if (left[keep] == 1).any() else -1
-        can_claim = game.claims[game.to_move] is None
         pos = Position(game, all_codes[keep], c0[keep], c1[keep],
-                       np.zeros(int(keep.sum()), np.int64), np.zeros(int(keep.sum()), np.float64),
-                       can_claim, game.claim_value(), win_now=win_now,
-                       seed=hash(tuple(game.rows)) & 0xFFFFFFFF)
+                       game.claims[game.to_move] is None, np.full((m, 4), -1, np.int64),
+                       np.full(m, UNKNOWN, np.int64), np.zeros(m, np.int64),
+                       np.zeros(m, np.float64), win_now=win_now,
+                       survived=np.zeros(m, np.int64))
         if win_now >= 0:
-            pos.verdict, pos.best = S.WIN, win_now
+            pos.verdict, pos.best = WIN, win_now
         return pos
 
     def _code(self, pos: Position, i: int) -> int:
@@ -122,102 +137,153 @@ class PillarsAdapter(Adapter):
 
     def next_depth(self, pos: Position, depth: int, budget: Budget) -> int | None:
         pos.budget = budget
-        if depth >= 1 and (pos.verdict != S.UNKNOWN or pos.n == 1):
+        if depth >= 1 and (pos.verdict != UNKNOWN or pos.n == 1):
             return None
+        if depth >= 2 and not self._open(pos):
+            return None  # the estimate decides: nothing for play-outs to add
+        if depth >= 3 and time.perf_counter() - pos.started > OPEN_SHARE * budget.seconds:
+            return None  # play-outs tell little: keep the time for the middle game
         return depth + 1 if depth < min(budget.max_depth, 40) else None
-
-    def _solvable(self, pos: Position) -> bool:
-        return pos.game.empty <= exact_empties(pos.budget.seconds)
 
     def search_depth(self, pos: Position, depth: int, stop: np.ndarray,
                      all_scores: bool) -> Depth:
         if pos.win_now >= 0:  # leave one cell: a proven win, which claims
             pos.claim = pos.can_claim
-            scores = None
-            if all_scores:
-                scores, _ = self._fixed_scores(pos, depth, stop)
-                if scores is None:
-                    return Depth(-1, 0, completed=False, nodes=0)
-            return self._done(pos, pos.win_now, PROVEN, depth, 1, all_scores, scores)
+            if all_scores and not self._estimate(pos, stop):
+                return Depth(-1, 0, completed=False, nodes=0)
+            scores = self._scores(pos) if all_scores else None
+            if scores is not None:
+                scores[pos.win_now] = PROVEN
+            return self._done(pos, pos.win_now, PROVEN, 1, all_scores, scores)
         if pos.n == 1:  # nothing to choose (the last cell, or one rectangle left)
             left = int(pos.c0[0]).bit_count() + int(pos.c1[0]).bit_count()
-            return self._done(pos, 0, -PROVEN if left == 0 else 0, depth, 1, all_scores)
-        if depth == 2 and self._solvable(pos):
-            return self._solve(pos, stop, all_scores)
-        if all_scores:
-            scores, p = self._fixed_scores(pos, depth, stop)
-            if scores is None:
+            return self._done(pos, 0, -PROVEN if left == 0 else 0, 1, all_scores,
+                              np.zeros(1))
+        if depth == 1:
+            nodes = self._estimate(pos, stop)
+            if not nodes:
                 return Depth(-1, 0, completed=False, nodes=0)
-            best = int(np.argmax(scores))
-            pos.claim = self._claims(pos, p[best], MIN_VISITS)
-            return self._done(pos, best, int(scores[best]), depth, pos.n, True, scores)
-        count = PER_MOVE * pos.n << max(0, depth - 1)
-        if depth > 1:
-            count -= PER_MOVE * pos.n << max(0, depth - 2)  # the earlier depths' are kept
-        done = K.ucb_playouts(pos.c0, pos.c1, pos.n, pos.visits, pos.wins, count,
+            return self._decided(pos, nodes, all_scores)
+        if depth == 2:
+            return self._solve(pos, stop, all_scores)
+        return self._playouts(pos, depth, stop, all_scores)
+
+    def _grundy_budget(self, pos: Position) -> int:
+        seconds = min(pos.budget.seconds * GRUNDY_SHARE, GRUNDY_SECONDS)
+        return max(2000, int(REGIONS_PER_SECOND * seconds))
+
+    def _estimate(self, pos: Position, stop: np.ndarray) -> int:
+        """Depth 1: every move's estimate; 0 if stopped (else a count of the work)."""
+        if pos.estimated:
+            return 1
+        budget = self.own[-1]
+        budget[0], budget[1] = self._grundy_budget(pos), GRUNDY_CELLS
+        stats = self.rt[-1]
+        before = int(stats[0])
+        done = U.child_info(pos.c0, pos.c1, pos.n, pos.info, self.rt, stop, budget)
+        if done < pos.n:
+            return 0
+        pos.estimated = True
+        return max(1, pos.n + int(stats[0]) - before)
+
+    def _solve(self, pos: Position, stop: np.ndarray, all_scores: bool) -> Depth:
+        """Depth 2: the exact value of the moves, in passes: every move not yet known gets
+        a solve of at most `limit` nodes (the estimate's surest first), `limit` growing
+        SURVIVE_GROWTH times a pass, until a win is found (every move with all_scores),
+        all lose, or the time is up. A move the solver cannot refute within a pass has
+        survived it: the other side's win, if it has one, is hard to find. Moves leaving
+        a region of unknown value are not tried unless the position is small."""
+        if not self._estimate(pos, stop):
+            return Depth(-1, 0, completed=False, nodes=0)
+        stats = self.own[-2]
+        before = int(stats[0])
+        small = pos.game.empty <= SOLVE_ANY
+        order = [i for i in self._order(pos) if small or pos.info[i, 2] == 0]
+        limit = FIRST_LIMIT
+        while not stop[0]:
+            alive = [i for i in order if pos.exact[i] == UNKNOWN]
+            if not alive:
+                break
+            for i in alive:
+                self.own[-1][:] = self._grundy_budget(pos), GRUNDY_CELLS, limit
+                value = U.solve_sum(pos.c0[i], pos.c1[i], self.own, self.rt, stop)
+                if stop[0]:
+                    break
+                pos.exact[i] = value
+                if value == UNKNOWN:
+                    pos.survived[i] += 1
+                elif value == LOSS and not all_scores:
+                    return self._decided(pos, max(1, int(stats[0]) - before), all_scores)
+            else:
+                pos.passes += 1
+            limit *= SURVIVE_GROWTH
+        return self._decided(pos, max(1, int(stats[0]) - before), all_scores)
+
+    def _order(self, pos: Position) -> list[int]:
+        """The moves by their estimate, the surest (fewest untamed or unknown cells) first."""
+        est, doubt = pos.info[:, 0], pos.info[:, 2] + pos.info[:, 3]
+        rank = np.where(est == 1, 0, np.where(est == -1, 1, 2))
+        return [int(i) for i in np.lexsort((doubt, rank))]
+
+    def _open(self, pos: Position) -> bool:
+        """Whether the best moves left are unknown to the estimate (play-outs may help)."""
+        alive = pos.exact != WIN
+        est = pos.info[:, 0]
+        return bool(alive.any()) and not (est[alive] == 1).any() and bool(
+            (est[alive] == -1).sum() > 1)
+
+    def _scores(self, pos: Position) -> np.ndarray:
+        """Every move's score from what is known: a proven win, then the passes of the
+        solver it survived (counting the complete ones only), then the estimate's class
+        (it says the other side loses, it does not know, it says the other side wins) and
+        a tie-break within it; proven losses last."""
+        est, largest = pos.info[:, 0], pos.info[:, 1]
+        doubt = np.minimum(pos.info[:, 2] + pos.info[:, 3], TIE)
+        visits = np.maximum(pos.visits, 1)
+        rate = np.where(pos.visits > 0, pos.wins / visits, 0.5)
+        scores = np.where(est == 1, GOOD + TIE - doubt,
+                          np.where(est == -1, OPEN + np.round(rate * TIE),
+                                   BAD + np.minimum(largest, TIE))).astype(np.float64)
+        scores += SURVIVAL * np.minimum(np.minimum(pos.survived, pos.passes), MAX_PASSES)
+        scores[pos.exact == LOSS] = PROVEN
+        lost = pos.exact == WIN
+        if lost.all():  # a proven loss: keep the estimate's order, below every other score
+            scores -= 2 * PROVEN
+        else:
+            scores[lost] = -PROVEN
+        return scores
+
+    def _decided(self, pos: Position, nodes: int, all_scores: bool) -> Depth:
+        scores = self._scores(pos)
+        best = int(np.argmax(scores))
+        if pos.exact[best] == LOSS:
+            pos.verdict = WIN
+        elif (pos.exact == WIN).all():
+            pos.verdict = LOSS
+        pos.claim = pos.can_claim and pos.verdict == WIN
+        score = PROVEN if pos.verdict == WIN else (-PROVEN if pos.verdict == LOSS
+                                                  else int(scores[best]))
+        return self._done(pos, best, score, nodes, all_scores, scores)
+
+    def _playouts(self, pos: Position, depth: int, stop: np.ndarray,
+                  all_scores: bool) -> Depth:
+        """Depth 3 and on: random play-outs shared by UCB1 among the moves the estimate
+        cannot tell apart (those unknown to it and not proven lost)."""
+        cand = np.flatnonzero((pos.exact != WIN) & (pos.info[:, 0] == -1))
+        if all_scores:
+            cand = np.flatnonzero(pos.exact != WIN)
+        m = len(cand)
+        count = PER_MOVE * m << (depth - 3)
+        visits, wins = pos.visits[cand].copy(), pos.wins[cand].copy()
+        done = K.ucb_playouts(pos.c0[cand], pos.c1[cand], m, visits, wins, count,
                               np.uint64(self.rng.getrandbits(63)), EXPLORE, stop)
         if done < count:
             return Depth(-1, 0, completed=False, nodes=done)
-        visits = np.maximum(pos.visits, 1)
-        best = int(np.argmax(pos.visits * 1e6 + pos.wins / visits))  # the most played
-        p = pos.wins[best] / visits[best]
-        pos.claim = self._claims(pos, p, int(pos.visits[best]))
-        scores = np.round(1000 * pos.wins / visits) - 500
-        return self._done(pos, best, int(scores[best]), depth, done, False, scores)
+        pos.visits[cand], pos.wins[cand] = visits, wins
+        return self._decided(pos, done, all_scores)
 
-    def _fixed_scores(self, pos: Position, depth: int,
-                      stop: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
-        """Every move's score from the same number of play-outs each, seeded by the
-        position and the depth (a move leaving one cell: a proven win); and the chances."""
-        each = PER_MOVE << max(0, depth - 1)
-        wins = np.zeros(pos.n, np.float64)
-        if not K.fixed_playouts(pos.c0, pos.c1, pos.n, each, np.uint64(pos.seed + depth),
-                                wins, stop):
-            return None, wins
-        p = wins / each
-        scores = np.round(1000 * p) - 500
-        left = np.array([int(a).bit_count() + int(b).bit_count()
-                         for a, b in zip(pos.c0, pos.c1, strict=True)])
-        scores[left == 1] = PROVEN
-        return scores, p
-
-    def _claims(self, pos: Position, p: float, visits: int) -> bool:
-        """Whether to claim now, given the chosen move's chance p of winning."""
-        if not pos.can_claim or visits < MIN_VISITS or pos.value <= LATER:
-            return False
-        return p * (pos.value - LATER) > (1 - p) * pos.value
-
-    def _solve(self, pos: Position, stop: np.ndarray, all_scores: bool) -> Depth:
-        """Depth 2 when the position fits: every root move's exact value (all_scores), or
-        until a win is found, the best play-out scores first."""
-        tt, c0, c1, keys, nn, ii, scratch, stats = self.tables
-        stats[:] = 0
-        order = np.argsort(-(pos.wins / np.maximum(pos.visits, 1)), kind="stable")
-        scores = np.full(pos.n, -PROVEN, np.float64)
-        win = -1
-        for i in order:
-            value = S.solve(pos.c0[i], pos.c1[i], tt, c0, c1, keys, nn, ii, scratch, stop, stats)
-            if value == S.UNKNOWN:
-                return Depth(-1, 0, completed=False, nodes=int(stats[0]))
-            if value == S.LOSS:  # the other side loses: we win
-                scores[i] = PROVEN
-                if win < 0:
-                    win = int(i)
-                if not all_scores:
-                    break
-        nodes = int(stats[0])
-        if win >= 0:
-            pos.verdict = S.WIN
-            pos.claim = pos.can_claim
-            return self._done(pos, win, PROVEN, 2, nodes, all_scores, scores)
-        pos.verdict = S.LOSS
-        pos.claim = False
-        # lost against perfect play: the move the play-outs like best
-        best = int(order[0])
-        return self._done(pos, best, -PROVEN, 2, nodes, all_scores, scores)
-
-    def _done(self, pos: Position, best: int, score: int, depth: int, nodes: int,
-              all_scores: bool, scores: np.ndarray | None = None) -> Depth:
+    def _done(self, pos: Position, best: int, score: int, nodes: int, all_scores: bool,
+              scores: np.ndarray | None = None) -> Depth:
         if not all_scores:
             pos.best = best
         values = {}
@@ -245,7 +311,7 @@ class PillarsAdapter(Adapter):
         return [int(c) for c in counts[:depth]]
 
     def scratch(self) -> PillarsAdapter:
-        return PillarsAdapter(tt_bits=12)
+        return PillarsAdapter(tt_bits=12, region_bits=12)
 
     def warm_up_searches(self) -> list[tuple[Game, Budget]]:
         game = Pillars.from_native(EXAMPLE)
@@ -254,9 +320,9 @@ class PillarsAdapter(Adapter):
         while small.empty > 14:
             moves = [m for m in small.legal_moves() if not m[4]]
             small.play(rng.choice(moves))
-        return [(game, Budget(seconds=60.0, max_depth=2)),
-                (game, Budget(seconds=60.0, max_depth=1, noise=50)),
-                (small, Budget(seconds=60.0, max_depth=3))]
+        return [(small, Budget(seconds=60.0, max_depth=3)),
+                (game, Budget(seconds=60.0, max_depth=3)),
+                (game, Budget(seconds=60.0, max_depth=1, noise=50))]
 
     def bench_positions(self) -> list[Game]:
         """The seed's example game, and three seeded random starts after 0, 4 and 8
@@ -271,15 +337,15 @@ class PillarsAdapter(Adapter):
         return games
 
     def bench_endgames(self) -> tuple[list[Game], float]:
-        """10 random positions with 28 empty cells, each to be solved within the `hard`
+        """10 random positions with 36 empty cells, each to be solved within the `hard`
         budget."""
         games: list[Game] = []
         for seed in range(10):
             game = Pillars.new(seed=seed)
             rng = random.Random(seed)
-            while game.empty > 28:
+            while game.empty > 36:
                 moves = [m for m in game.rectangles()
-                         if (m[2] - m[0] + 1) * (m[3] - m[1] + 1) <= game.empty - 28 + 2]
+                         if (m[2] - m[0] + 1) * (m[3] - m[1] + 1) <= game.empty - 36 + 2]
                 t, lc, b, r = rng.choice(moves)
                 game.play((t, lc, b, r, False))
             games.append(game)
