@@ -200,7 +200,9 @@ class PillarsAdapter(Adapter):
         small = pos.game.empty <= SOLVE_ANY
         order = [i for i in self._order(pos) if small or pos.info[i, 2] == 0]
         limit = FIRST_LIMIT
-        while not stop[0]:
+        # Past MAX_PASSES a survivor counts no more, and a pass costs minutes: a search
+        # given all the time it wants (arena bench) ends here too.
+        while not stop[0] and pos.passes < MAX_PASSES:
             alive = [i for i in order if pos.exact[i] == UNKNOWN]
             if not alive:
                 break
