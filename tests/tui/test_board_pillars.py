@@ -137,15 +137,17 @@ def test_fit_is_a_fixed_point_that_grows_with_the_room() -> None:
     for g in LAYOUTS:
         assert fit(g.width, g.height) == g
     # 80x24 beside the side panel: 42x19 for the board, 3-wide cells, a gap between them
+    # (and after the row letter), none after the last column
     small = fit(42, 19)
-    assert small == Geometry(3, 1, 0, bottom=True, info=3)
+    assert small == Geometry(3, 1, 0, bottom=True, info=3, edge=False)
     assert (small.width, small.height) == (42, 15)
+    assert fit(43, 19) == Geometry(3, 1, 0, bottom=True, info=3, edge=True)
     # 120x40: 68x33, 5-wide cells and a gap line between the rows; 160x50: the largest
     large = fit(68, 33)
-    assert large == Geometry(5, 1, 1, bottom=True, info=3) and large.width == 62
+    assert large == Geometry(5, 1, 1, bottom=True, info=3) and large.width == 63
     assert fit(92, 43).cw == 7 and fit(92, 43).ch == 3
     # too narrow (60 columns): the 2-wide cells, the lines under the board if they fit
-    assert fit(22, 15) == LAYOUTS[-1] and fit(32, 15) == Geometry(2, 1, 0, True, 3)
+    assert fit(22, 15) == LAYOUTS[-1] and fit(32, 15) == Geometry(2, 1, 0, True, 3, False)
     assert fit(42, 12).info == 0  # no room under the board: the lines go to the status line
 
 
@@ -156,12 +158,12 @@ async def test_the_picture_has_labels_pillars_and_empty_cells() -> None:
         board = app.board
         await pilot.pause()
         g = board.geometry()
-        assert g == Geometry(3, 1, 0, True, 3) and tuple(board.content_size) == (42, 15)
+        assert g == Geometry(3, 1, 0, True, 3, False) and tuple(board.content_size) == (42, 15)
         lines = board.render().plain.splitlines()
         assert lines[0].split() == list("abcdefghij") == lines[11].split()
         for r in range(10):
             assert lines[1 + r][0] == "ABCDEFGHIJ"[r]
-        assert box(board, "Aa") == " ╱#╱ " and box(board, "Jj") == " ╱#╱ "
+        assert box(board, "Aa") == " ╱#╱ " and box(board, "Jj") == " ╱#╱"  # no gap after j
         assert style_at(board, "Cc").bgcolor == board.style("blocked").bgcolor
         assert box(board, "Ab") == "  ·  " and box(board, "Ja") == "  ·  "
         assert style_at(board, "Ab").bgcolor == board.style("empty").bgcolor
@@ -179,9 +181,9 @@ async def test_tiles_show_their_move_in_their_sides_colour_and_the_last_move_rev
         board = app.board
         board.locked = True  # no cursor
         await pilot.pause()
-        assert line_of(board, "Ac") == "A ╱#╱  ·   1   1   1   ·   ·   ·   ·   ·  "
-        assert line_of(board, "Ea") == "E  2   2   ·   ·  ╱#╱  ·   ·   ·   ·   ·  "
-        assert line_of(board, "Fa") == "F  3   3   3   ·   ·  ╱#╱  ·   ·   ·   ·  "
+        assert line_of(board, "Ac") == "A  ╱#╱  ·   1   1   1   ·   ·   ·   ·   · "
+        assert line_of(board, "Ea") == "E   2   2   ·   ·  ╱#╱  ·   ·   ·   ·   · "
+        assert line_of(board, "Fa") == "F   3   3   3   ·   ·  ╱#╱  ·   ·   ·   · "
         assert box(board, "Da") == "  2  " and box(board, "Gc") == "  3  "
         red, blue = board.style("run-0").bgcolor, board.style("run-1").bgcolor
         assert style_at(board, "Bc").bgcolor == red
@@ -210,6 +212,19 @@ async def test_tiles_show_their_move_in_their_sides_colour_and_the_last_move_rev
 
 
 # ----- choosing a rectangle by keys ---------------------------------------------------------
+async def test_brackets_in_the_edge_columns_never_touch_a_label_or_leave_the_board() -> None:
+    app = BoxHost(pillars())
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.board
+        await go(pilot, board, "Ia", "enter")
+        await go(pilot, board, "Ic")
+        # the anchor in column a: a space between the row letter and its bracket
+        assert line_of(board, "Ia").startswith("I { + } + [ + ]")
+        await go(pilot, board, "Ij")  # Ii is a pillar: refused, the anchor kept
+        assert box(board, "Ij")[:1] == "[" and line_of(board, "Ij").endswith("[ ×]")
+        assert len(line_of(board, "Ij")) == board.geometry().width == 42
+
+
 async def test_enter_anchors_a_corner_and_the_rectangle_is_previewed_then_filled() -> None:
     app = BoxHost(pillars())
     async with app.run_test(size=SIZE) as pilot:

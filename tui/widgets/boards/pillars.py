@@ -32,7 +32,7 @@ from textual.binding import Binding
 from rules.pillars import COLS, EMPTY, NAMES, PILLAR, ROWS, SIZE, Pillars, cell_name
 from tui.widgets.boards.grid import GridBoard
 
-LABEL = 1  # the row letter's column (the edge gap follows it)
+LABEL = 2  # the row letter and a space (the edge gap follows: a bracket never touches it)
 INFO = 3  # lines under the board for what Enter would do (a reason may take two)
 HATCH = "╱"  # a pillar's fill round its `#`
 BOLD = Style(bold=True)
@@ -44,15 +44,18 @@ Rect = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class Geometry:
-    """Where everything is: the cells' size, a gap column between (and round) the cells,
-    a gap line between rows or none, the column labels under the board too or not, and
-    how many info lines follow the board (0: they go to the status line)."""
+    """Where everything is: the cells' size, a gap column between the cells and left of
+    the first, a gap line between rows or none, the column labels under the board too or
+    not, how many info lines follow the board (0: they go to the status line), and whether
+    a gap column follows the last cell (without it, a bracket right of a cell in the last
+    column takes the cell's last character, which only a pillar's hatch fills)."""
 
     cw: int
     ch: int
     gy: int
     bottom: bool
     info: int
+    edge: bool = True
 
     @property
     def grid_y(self) -> int:
@@ -65,7 +68,7 @@ class Geometry:
 
     @property
     def width(self) -> int:
-        return LABEL + SIZE * (self.cw + 1) + 1
+        return LABEL + SIZE * (self.cw + 1) + int(self.edge)
 
     @property
     def height(self) -> int:
@@ -89,11 +92,12 @@ class Geometry:
 
 
 def layouts() -> list[Geometry]:
-    """Every layout, best first: the largest cells, then labels under the board too; the
-    two smallest ones last without their info lines."""
-    out = [Geometry(cw, ch, gy, bottom, INFO) for cw, ch, gy in SHAPES
-           for bottom in (True, False)]
-    return [*out, Geometry(3, 1, 0, False, 0), Geometry(2, 1, 0, False, 0)]
+    """Every layout, best first: the largest cells, then labels under the board too, then
+    a gap after the last column; the smallest ones last without their info lines."""
+    out = [Geometry(cw, ch, gy, bottom, INFO, edge) for cw, ch, gy in SHAPES
+           for bottom in (True, False) for edge in (True, False)]
+    return [*out, *(Geometry(cw, 1, 0, False, 0, edge) for cw in (3, 2)
+                    for edge in (True, False))]
 
 
 LAYOUTS = layouts()
@@ -437,11 +441,12 @@ class PillarsBoard(GridBoard[Pillars]):
     def _columns(self, text: Text, g: Geometry, focus_col: int | None,
                  corner: str = " ") -> None:
         text.append(corner, style=self.style("warn"))
+        text.append(" " * (LABEL - 1))
         for col in range(SIZE):
             style = self.style("cursor") if col == focus_col else self.style("label")
             text.append(" ")
             text.append(" " * g.mark_x + COLS[col] + " " * (g.cw - g.mark_x - 1), style=style)
-        text.append(" ")
+        text.append(" " * g.edge)
 
     def _frame(self, cell: int) -> tuple[str, str, Style] | None:
         """The brackets round a cell: the cursor's, else the anchor's."""
@@ -455,6 +460,7 @@ class PillarsBoard(GridBoard[Pillars]):
                    line: int, focus_row: int | None, focus: int | None) -> None:
         label = self.style("cursor") if row == focus_row else self.style("label")
         text.append(ROWS[row] if line == g.mark_y else " ", style=label)
+        text.append(" " * (LABEL - 1))
         middle = line == g.mark_y
         # a rectangle's bottom edge, underlined where no gap line separates the rows
         under = [not g.gy and line == g.ch - 1 and row < SIZE - 1
@@ -464,7 +470,12 @@ class PillarsBoard(GridBoard[Pillars]):
         for cell in (self.anchor, focus):
             if cell is not None and cell // SIZE == row and (f := self._frame(cell)):
                 frames[cell % SIZE] = f
+        inner = None  # a bracket right of the last column with no gap for it: in its cell
+        if not g.edge and SIZE - 1 in frames:
+            inner = frames[SIZE - 1][1], frames[SIZE - 1][2]
         for col in range(SIZE + 1):
+            if col == SIZE and not g.edge:
+                break
             # the gap left of `col`: a bracket, or joined to both sides, or bare
             left = looks[row][col - 1] if col else None
             right = looks[row][col] if col < SIZE else None
@@ -484,26 +495,33 @@ class PillarsBoard(GridBoard[Pillars]):
                 break
             group, bg, glyph, style = right  # type: ignore[misc]
             back = bg + Style(underline=under[col])
+            cell = Text()
             if game.tiles[row * SIZE + col] == PILLAR:
                 hatch = back + Style(color=self.style("hatch").color)
                 if middle:
-                    text.append(HATCH * g.mark_x, style=hatch)
-                    text.append(glyph, style=back + style)
-                    text.append(HATCH * (g.cw - g.mark_x - 1), style=hatch)
+                    cell.append(HATCH * g.mark_x, style=hatch)
+                    cell.append(glyph, style=back + style)
+                    cell.append(HATCH * (g.cw - g.mark_x - 1), style=hatch)
                 else:
-                    text.append(HATCH * g.cw, style=hatch)
+                    cell.append(HATCH * g.cw, style=hatch)
             elif middle:
                 start = g.mark_x - len(glyph) + 1
-                text.append(" " * start, style=back)
-                text.append(glyph, style=back + style)
-                text.append(" " * (g.cw - start - len(glyph)), style=back)
+                cell.append(" " * start, style=back)
+                cell.append(glyph, style=back + style)
+                cell.append(" " * (g.cw - start - len(glyph)), style=back)
             else:
-                text.append(" " * g.cw, style=back)
+                cell.append(" " * g.cw, style=back)
+            if inner is not None and col == SIZE - 1:
+                cell = cell[:-1]
+                cell.append(inner[0], style=back + inner[1])
+            text.append_text(cell)
 
     def _gap_line(self, text: Text, g: Geometry, looks: list, row: int) -> None:
         """The gap line under `row`: joined where the cells above and below are one group."""
-        text.append(" ")
+        text.append(" " * LABEL)
         for col in range(SIZE + 1):
+            if col == SIZE and not g.edge:
+                break
             groups = [looks[r][c][0] for r in (row, row + 1) for c in (col - 1, col)
                       if 0 <= c < SIZE]
             joined = len(groups) == 4 and groups[0] is not None and len(set(groups)) == 1
