@@ -179,6 +179,14 @@ async def test_the_picture_has_labels_unusable_cells_and_marks_by_player() -> No
         assert info(board) == "A1x1: A1 is marked A"  # the cursor starts on A1
 
 
+def test_the_rules_text_names_the_glyphs_the_board_draws() -> None:
+    """The in-app rules (`?`) say what is on screen: a vacant cell is `·` there (`-` is the
+    native file's), an unusable one `o`."""
+    summary = Boxing.summary
+    assert "vacant (·) cells" in summary and "(-)" not in summary
+    assert "o cells are never usable" in summary
+
+
 async def test_eight_players_marks_render_in_eight_distinct_colours() -> None:
     app = BoxHost(boxing([f"A{1 + 2 * i}x1" for i in range(8)], players=8))
     async with app.run_test(size=SIZE) as pilot:

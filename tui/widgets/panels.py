@@ -55,7 +55,7 @@ class PlayersPanel(Static):
         self._session = session
         game = session.game
         scores = game.scores()
-        unit = type(game).score_unit
+        unit = game.scores_unit()
         width = self.content_size.width  # 0 until the panel is laid out: nothing ellipsized
         labels = [session.label(mark) for mark in range(len(game.marks))]
         name_w = max(self.NAME - len(unit), *(cell_len(label) for label in labels))
