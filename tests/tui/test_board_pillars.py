@@ -190,12 +190,16 @@ async def test_tiles_show_their_move_in_their_sides_colour_and_the_last_move_rev
         assert style_at(board, "Bc").color == board.seat_style(0).color
         assert style_at(board, "Da").bgcolor == blue
         assert style_at(board, "Da").color == board.seat_style(1).color
-        # the last move (red's FaGc) in reverse: red's colour behind its number
-        assert style_at(board, "Fa").bgcolor == board.seat_style(0).color
-        assert style_at(board, "Fa").color == red
+        # red's numbers bold, blue's plain: the sides differ without colour too
+        assert style_at(board, "Bc").bold and not style_at(board, "Da").bold
+        # the last move (red's FaGc) in reverse video: red's colour behind its number (so
+        # also without colours)
+        assert style_at(board, "Fa").reverse and not style_at(board, "Bc").reverse
+        assert style_at(board, "Fa").color == board.seat_style(0).color
+        assert style_at(board, "Fa").bgcolor == red
         # one move's cells are joined across their gaps; two moves' cells are not
         assert style_at(board, "Ad", -1).bgcolor == red  # between Ac and Ad: both move 1
-        assert style_at(board, "Gb", -1).bgcolor == board.seat_style(0).color  # move 3
+        assert style_at(board, "Gb", -1).reverse  # move 3, joined in reverse video
         assert style_at(board, "Ec", -1).bgcolor is None  # between blue's Eb and empty Ec
         assert style_at(board, "Ac", -1).bgcolor is None  # between an empty cell and a tile
         assert style_at(board, "Ah", -1).bgcolor == board.style("empty").bgcolor
@@ -272,6 +276,7 @@ async def test_an_illegal_rectangle_shows_why_and_enter_on_it_is_refused() -> No
         assert box(board, "Bf") == "  ×  " and box(board, "Bd") == "[ 1 ]"
         assert box(board, "Ae") == "  1  " and box(board, "Ag") == "{ × }"
         assert style_at(board, "Ae").bgcolor == board.style("off").bgcolor  # in the way
+        assert style_at(board, "Ae").strike and not style_at(board, "Ac").strike
         assert style_at(board, "Bf").bgcolor == board.style("path").bgcolor
         assert style_at(board, "Bf").color == board.style("bad").color
         await pilot.press("enter")
@@ -461,6 +466,14 @@ async def test_the_hooks_the_generic_tests_use() -> None:
         assert style_at(board, "Cf").bgcolor == board.style("hint").bgcolor
         assert info(board) == ("hint: Enter fills !CeDg (6 cells) with the joker (worth 9). "
                                "Esc drops the anchor.")
+        assert box(board, "Cf") == "} !  "  # the preview on it, right of the anchor
+        await pilot.press("escape", "down", "down")
+        await pilot.pause()
+        # the preview gone, the suggestion still reads without colour: □ cells
+        assert box(board, "Cf") == "  □  " and box(board, "Dg") == "  □  "
+        assert box(board, "Ch") == "  ·  "
+        await pilot.press("up", "up", "up", "left", "left", "enter", "down", "right", "right")
+        await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
         assert app.picked == [hint]

@@ -9,9 +9,11 @@ is painted like them, so every rectangle reads as one block, and each tile
 shows the number of the move that filled it in its side's colour.
 
 Every state also reads without colour: `·` an empty cell, `#` on a hatch a
-pillar, the move's number a tile, the last move's tiles in reverse, `[ ]` the
-cursor, `{ }` the anchor, `+` the cells the rectangle would fill (`!` with the
-joker armed), `×` its empty cells when it cannot be filled. Where rows sit
+pillar, the move's number a tile (red's bold, blue's plain), the last move's tiles
+in reverse video, `[ ]` the cursor, `{ }` the anchor, `+` the cells the rectangle
+would fill (`!` with the joker armed), `×` its empty cells when it cannot be filled
+and what is in its way struck through, `□` the empty cells of the AI's suggestion
+where the preview is elsewhere. Where rows sit
 without a gap line between them, a rectangle's bottom edge is underlined.
 Under the board, when there is room, a few lines say what Enter would do, or
 why it was refused; without room that line goes to the screen's status line.
@@ -35,6 +37,7 @@ from tui.widgets.boards.grid import GridBoard
 LABEL = 2  # the row letter and a space (the edge gap follows: a bracket never touches it)
 INFO = 3  # lines under the board for what Enter would do (a reason may take two)
 HATCH = "╱"  # a pillar's fill round its `#`
+HINT = "□"  # an empty cell of the AI's suggested rectangle (where the preview is elsewhere)
 BOLD = Style(bold=True)
 # cell width, cell height, gap line between rows; largest first (3, 1, 0 is the 80x24 board)
 SHAPES = ((7, 3, 1), (5, 1, 1), (3, 1, 1), (3, 1, 0), (2, 1, 0))
@@ -371,6 +374,7 @@ class PillarsBoard(GridBoard[Pillars]):
             for col in range(SIZE):
                 tile = game.tiles[row * SIZE + col]
                 group: object
+                reverse: Style | None = None  # the shade of a last-move tile
                 if tile == PILLAR:
                     group, bg, glyph = None, blocked.bgcolor, "#"
                     style = Style(color=blocked.color, bold=True)
@@ -378,13 +382,15 @@ class PillarsBoard(GridBoard[Pillars]):
                     group, bg, glyph = "empty", empty.bgcolor, "·"
                     style = Style(color=empty.color)
                 else:
+                    # a tile: its move's number, red's bold and blue's plain (so the sides
+                    # differ without colour too), the last move in reverse video
                     seat = tile % 2
                     group, glyph = tile, str(tile + 1)
                     run = self.style(f"run-{seat}").bgcolor
                     colour = self.seat_style(seat).color
-                    bg, style = run, Style(color=colour, bold=True)
-                    if tile == last:  # the last move in reverse
-                        bg, style = colour, Style(color=run, bold=True)
+                    bg, style = run, Style(color=colour, bold=seat == 0)
+                    if tile == last:
+                        reverse = Style(color=colour, bgcolor=run, reverse=True)
                 if inside(rect, row, col):
                     # the rectangle on the path shade; when it cannot be filled, its empty
                     # cells crossed out and what is in the way on the `off` shade
@@ -395,12 +401,17 @@ class PillarsBoard(GridBoard[Pillars]):
                                                                         bold=True)
                     elif tile == EMPTY:
                         glyph, style = "×", Style(color=self.style("bad").color, bold=True)
-                    else:
+                    else:  # in the way: struck through
+                        reverse = None
                         bg = self.style("off").bgcolor
-                        style = Style(color=self.style("off").color, bold=True)
+                        style = Style(color=self.style("off").color, bold=True, strike=True)
                 if inside(hint, row, col):  # the suggestion stays green whatever else it is
                     group, bg = "hint", self.style("hint").bgcolor
-                line.append((group, Style(bgcolor=bg), glyph, style))
+                    glyph = HINT if glyph == "·" else glyph
+                if reverse is not None:
+                    line.append((group, reverse, glyph, Style(bold=style.bold)))
+                else:
+                    line.append((group, Style(bgcolor=bg), glyph, style))
             out.append(line)
         return out
 
