@@ -322,6 +322,12 @@ class Game(ABC):
         self._apply(move)
         self.history.append(move)
 
+    def scores_unit(self) -> str:
+        """What `scores()` counts now, as the side panel labels it: `score_unit`, unless the
+        count means something else until the end (Boxing counts marks, points only at the
+        end)."""
+        return self.score_unit
+
     def score_lines(self) -> list[str]:
         """How the final points were made, one line a player (the end screen shows them
         under the reason); none by default, or while the game goes on."""

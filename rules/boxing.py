@@ -273,7 +273,7 @@ class Boxing(Game):
     endings = (LAST_CELL, CAME_FULL)
     summary = (
         "2 to 8 players take turns, A first, on a 16x32 arena: a move marks one\n"
-        "square box, 1x1 to 16x16, of vacant (-) cells with the mover's letter;\n"
+        "square box, 1x1 to 16x16, of vacant (·) cells with the mover's letter;\n"
         "o cells are never usable. A move is its top-left cell and size: C12x5.\n"
         "Whoever fills the last vacant cell wins and scores its marks on the\n"
         "final board; everyone else scores 0. Until then the panel counts marks."
@@ -553,6 +553,10 @@ class Boxing(Game):
         (what it would score by filling the last cell)."""
         outcome = self.outcome
         return outcome.points if outcome is not None else tuple(self.cells)
+
+    def scores_unit(self) -> str:
+        """Marks while the game goes on (only the winner scores, at the end), then points."""
+        return self.score_unit if self.outcome is not None else "marks"
 
     def score_lines(self) -> list[str]:
         """How the points were made, winners first, e.g. "A 302 (its marks)", "B 0"; empty

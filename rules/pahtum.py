@@ -200,6 +200,17 @@ class PahTum(Game):
         return (self.ended is None and isinstance(move, int) and not isinstance(move, bool)
                 and 0 <= move < CELLS and self.board[move] == EMPTY)
 
+    def why_illegal(self, move: Hashable) -> str:
+        """A blocked or taken cell in words: "D4 is blocked", "D4 is taken by X"."""
+        if self.ended is None and isinstance(move, int) and not isinstance(move, bool) \
+                and 0 <= move < CELLS:
+            mark = self.board[move]
+            if mark == BLOCK:
+                return f"{cell_name(move)} is blocked: a letter goes on an empty cell"
+            if mark != EMPTY:
+                return f"{cell_name(move)} is taken by {mark}: a letter goes on an empty cell"
+        return super().why_illegal(move)
+
     def _apply(self, move: Hashable) -> None:
         self.board[move] = MARKS[self.to_move]  # type: ignore[index]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 from collections import deque
 from collections.abc import Hashable
@@ -247,6 +248,12 @@ async def test_hot_seat_undo_and_redo_one_move_each(game_name: str) -> None:
         assert game.history == [first, second]
         moves = text_of(screen.query_one("#moves"))
         assert moves.startswith(f" 1. {game.move_text(first)}")
+        # the round's two moves stand apart: a gap wider than any space inside a move
+        # (LOAPS' "e1 e3   g3 f2"), and two spaces at least
+        texts = [game.move_text(first), game.move_text(second)]
+        inner = max((len(run) for t in texts for run in re.findall(" +", t)), default=0)
+        between = moves.splitlines()[0][4 + len(texts[0]):].index(texts[1])
+        assert between >= max(2, inner + 1), moves
 
 
 async def test_the_ai_replies_and_gives_hints(game_name: str) -> None:

@@ -90,6 +90,11 @@ def style_at(board: BoxingBoard, name: str):
     return text.get_style_at_offset(Console(), sum(map(len, rows[:y])) + g.cell_x(c % 32))
 
 
+def shown_bg(style):
+    """The colour a cell shows behind its glyph (its foreground in reverse video)."""
+    return style.color if style.reverse else style.bgcolor
+
+
 def spot(board: BoxingBoard, name: str) -> tuple[int, int]:
     g = board.geometry()
     c = cell(name)
@@ -166,9 +171,12 @@ async def test_the_picture_has_labels_unusable_cells_and_marks_by_player() -> No
         for name, seat in (("A1", 0), ("B2", 0), ("A10", 1), ("C12", 1)):
             assert style_at(board, name).color == board.seat_style(seat).color
             assert style_at(board, name).bgcolor == board.style(f"run-{seat}").bgcolor
-        # the last move (C's L20x4) in reverse: C's colour behind its marks
+        # the last move (C's L20x4) in reverse video (so also without colours): C's colour
+        # behind its marks; the move before it not
         for name in ("L20", "O23"):
-            assert style_at(board, name).bgcolor == board.seat_style(2).color
+            assert style_at(board, name).reverse
+            assert shown_bg(style_at(board, name)) == board.seat_style(2).color
+        assert not style_at(board, "C12").reverse
         # unusable cells dim on the blocked shade; vacant ones on a chequer of 4x4 squares
         assert glyph(board, "C6") == "o" and style_at(board, "C6").dim
         assert style_at(board, "C6").bgcolor == board.style("blocked").bgcolor
@@ -179,6 +187,14 @@ async def test_the_picture_has_labels_unusable_cells_and_marks_by_player() -> No
         assert info(board) == "A1x1: A1 is marked A"  # the cursor starts on A1
 
 
+def test_the_rules_text_names_the_glyphs_the_board_draws() -> None:
+    """The in-app rules (`?`) say what is on screen: a vacant cell is `·` there (`-` is the
+    native file's), an unusable one `o`."""
+    summary = Boxing.summary
+    assert "vacant (·) cells" in summary and "(-)" not in summary
+    assert "o cells are never usable" in summary
+
+
 async def test_eight_players_marks_render_in_eight_distinct_colours() -> None:
     app = BoxHost(boxing([f"A{1 + 2 * i}x1" for i in range(8)], players=8))
     async with app.run_test(size=SIZE) as pilot:
@@ -187,7 +203,7 @@ async def test_eight_players_marks_render_in_eight_distinct_colours() -> None:
         await pilot.pause()
         assert lines(board)[2][2:18] == "A·B·C·D·E·F·G·H·"
         colours = {style_at(board, f"A{1 + 2 * i}").color for i in range(7)}  # H is the last
-        assert len(colours) == 7 and style_at(board, "A15").bgcolor == board.seat_style(7).color
+        assert len(colours) == 7 and shown_bg(style_at(board, "A15")) == board.seat_style(7).color
 
 
 # ----- choosing a box by keys ---------------------------------------------------------------
@@ -203,7 +219,9 @@ async def test_the_box_is_previewed_at_the_cursor_and_enter_marks_it() -> None:
         assert glyph(board, "G14") == "·" and glyph(board, "F15") == "·"
         assert style_at(board, "E13").bgcolor == board.style("path").bgcolor
         # the cursor (the top-left cell) reversed in the cursor's colour, its labels lit
-        assert style_at(board, "D12").bgcolor == board.style("cursor").color
+        assert shown_bg(style_at(board, "D12")) == board.style("cursor").color
+        assert style_at(board, "D12").reverse  # so also without colours
+        assert not style_at(board, "E13").reverse
         assert lines(board)[5][0] == "D"
         await pilot.press("enter")
         await pilot.pause()
@@ -222,6 +240,8 @@ async def test_a_box_over_a_used_cell_is_shown_illegal_and_enter_is_refused() ->
         assert board.info_text().style == board.style("bad")
         assert glyph(board, "B8") == "×" and glyph(board, "B10") == "B"
         assert style_at(board, "B10").bgcolor == board.style("off").bgcolor
+        assert style_at(board, "B10").strike  # in the way: struck through, with or without colour
+        assert not style_at(board, "A11").strike  # B's mark outside the box
         assert style_at(board, "B8").color == board.style("bad").color
         await pilot.press("enter")
         await pilot.pause()
@@ -404,7 +424,12 @@ async def test_the_hint_sets_the_box_and_enter_plays_it() -> None:
         assert board.cursor == cell("F9") and board.size_k == 4
         assert info(board).startswith("hint: Enter marks F9x4 (16 cells)")
         assert style_at(board, "G10").bgcolor == board.style("hint").bgcolor
-        await pilot.press("enter")
+        assert glyph(board, "G10") == "+"  # the preview is on it
+        await pilot.press("right", "right", "right", "right", "right", "down")
+        await pilot.pause()
+        # the preview gone elsewhere, the suggestion still reads without colour: □ cells
+        assert glyph(board, "F9") == glyph(board, "I12") == "□" and glyph(board, "F8") == "·"
+        await pilot.press("up", *["left"] * 5, "enter")
         await pilot.pause()
         assert app.picked == [hint]
 

@@ -132,7 +132,8 @@ async def test_the_picture_has_chess_labels_bonus_squares_and_both_sides() -> No
             assert row[0] == row[-1] == str(7 - r)  # rank 7 at the top, on both sides
         assert chip(board, "d4") == "[7]"  # the cursor starts mid-board, on the 7 square
         for name in ("b2", "b6", "f2", "f6"):
-            assert chip(board, name) == " 3 "
+            # a bonus square's points are "+3", never a bare digit like a piece's 1 or 2
+            assert chip(board, name) == "+3 "
             assert style_of(board, name).color == board.style("label").color  # subtle
         assert chip(board, "c4") == " . "
         assert chip(board, "b7") == " 1 " and chip(board, "a6") == " 2 "
@@ -140,6 +141,13 @@ async def test_the_picture_has_chess_labels_bonus_squares_and_both_sides() -> No
         assert style_of(board, "a6").color == board.seat_style(1).color
         assert info(board) == "red (1) to move: choose a piece."
         assert "red (1) to move: choose a piece." in lines[-3]
+        await pilot.press("left")
+        await pilot.pause()
+        assert chip(board, "d4") == "+7 " and chip(board, "c4") == "[.]"
+        board.styles.width, board.styles.height = 60, 30  # wider chips: "+7" inside them
+        await pilot.pause()
+        assert board.geometry().k == 3 and chip(board, "d4") == " +7  " and chip(
+            board, "b2") == " +3  "
 
 
 async def test_the_last_move_is_marked_from_and_to_and_a_capture_with_x() -> None:

@@ -137,15 +137,17 @@ def test_fit_is_a_fixed_point_that_grows_with_the_room() -> None:
     for g in LAYOUTS:
         assert fit(g.width, g.height) == g
     # 80x24 beside the side panel: 42x19 for the board, 3-wide cells, a gap between them
+    # (and after the row letter), none after the last column
     small = fit(42, 19)
-    assert small == Geometry(3, 1, 0, bottom=True, info=3)
+    assert small == Geometry(3, 1, 0, bottom=True, info=3, edge=False)
     assert (small.width, small.height) == (42, 15)
+    assert fit(43, 19) == Geometry(3, 1, 0, bottom=True, info=3, edge=True)
     # 120x40: 68x33, 5-wide cells and a gap line between the rows; 160x50: the largest
     large = fit(68, 33)
-    assert large == Geometry(5, 1, 1, bottom=True, info=3) and large.width == 62
+    assert large == Geometry(5, 1, 1, bottom=True, info=3) and large.width == 63
     assert fit(92, 43).cw == 7 and fit(92, 43).ch == 3
     # too narrow (60 columns): the 2-wide cells, the lines under the board if they fit
-    assert fit(22, 15) == LAYOUTS[-1] and fit(32, 15) == Geometry(2, 1, 0, True, 3)
+    assert fit(22, 15) == LAYOUTS[-1] and fit(32, 15) == Geometry(2, 1, 0, True, 3, False)
     assert fit(42, 12).info == 0  # no room under the board: the lines go to the status line
 
 
@@ -156,12 +158,12 @@ async def test_the_picture_has_labels_pillars_and_empty_cells() -> None:
         board = app.board
         await pilot.pause()
         g = board.geometry()
-        assert g == Geometry(3, 1, 0, True, 3) and tuple(board.content_size) == (42, 15)
+        assert g == Geometry(3, 1, 0, True, 3, False) and tuple(board.content_size) == (42, 15)
         lines = board.render().plain.splitlines()
         assert lines[0].split() == list("abcdefghij") == lines[11].split()
         for r in range(10):
             assert lines[1 + r][0] == "ABCDEFGHIJ"[r]
-        assert box(board, "Aa") == " ╱#╱ " and box(board, "Jj") == " ╱#╱ "
+        assert box(board, "Aa") == " ╱#╱ " and box(board, "Jj") == " ╱#╱"  # no gap after j
         assert style_at(board, "Cc").bgcolor == board.style("blocked").bgcolor
         assert box(board, "Ab") == "  ·  " and box(board, "Ja") == "  ·  "
         assert style_at(board, "Ab").bgcolor == board.style("empty").bgcolor
@@ -179,21 +181,25 @@ async def test_tiles_show_their_move_in_their_sides_colour_and_the_last_move_rev
         board = app.board
         board.locked = True  # no cursor
         await pilot.pause()
-        assert line_of(board, "Ac") == "A ╱#╱  ·   1   1   1   ·   ·   ·   ·   ·  "
-        assert line_of(board, "Ea") == "E  2   2   ·   ·  ╱#╱  ·   ·   ·   ·   ·  "
-        assert line_of(board, "Fa") == "F  3   3   3   ·   ·  ╱#╱  ·   ·   ·   ·  "
+        assert line_of(board, "Ac") == "A  ╱#╱  ·   1   1   1   ·   ·   ·   ·   · "
+        assert line_of(board, "Ea") == "E   2   2   ·   ·  ╱#╱  ·   ·   ·   ·   · "
+        assert line_of(board, "Fa") == "F   3   3   3   ·   ·  ╱#╱  ·   ·   ·   · "
         assert box(board, "Da") == "  2  " and box(board, "Gc") == "  3  "
         red, blue = board.style("run-0").bgcolor, board.style("run-1").bgcolor
         assert style_at(board, "Bc").bgcolor == red
         assert style_at(board, "Bc").color == board.seat_style(0).color
         assert style_at(board, "Da").bgcolor == blue
         assert style_at(board, "Da").color == board.seat_style(1).color
-        # the last move (red's FaGc) in reverse: red's colour behind its number
-        assert style_at(board, "Fa").bgcolor == board.seat_style(0).color
-        assert style_at(board, "Fa").color == red
+        # red's numbers bold, blue's plain: the sides differ without colour too
+        assert style_at(board, "Bc").bold and not style_at(board, "Da").bold
+        # the last move (red's FaGc) in reverse video: red's colour behind its number (so
+        # also without colours)
+        assert style_at(board, "Fa").reverse and not style_at(board, "Bc").reverse
+        assert style_at(board, "Fa").color == board.seat_style(0).color
+        assert style_at(board, "Fa").bgcolor == red
         # one move's cells are joined across their gaps; two moves' cells are not
         assert style_at(board, "Ad", -1).bgcolor == red  # between Ac and Ad: both move 1
-        assert style_at(board, "Gb", -1).bgcolor == board.seat_style(0).color  # move 3
+        assert style_at(board, "Gb", -1).reverse  # move 3, joined in reverse video
         assert style_at(board, "Ec", -1).bgcolor is None  # between blue's Eb and empty Ec
         assert style_at(board, "Ac", -1).bgcolor is None  # between an empty cell and a tile
         assert style_at(board, "Ah", -1).bgcolor == board.style("empty").bgcolor
@@ -210,6 +216,19 @@ async def test_tiles_show_their_move_in_their_sides_colour_and_the_last_move_rev
 
 
 # ----- choosing a rectangle by keys ---------------------------------------------------------
+async def test_brackets_in_the_edge_columns_never_touch_a_label_or_leave_the_board() -> None:
+    app = BoxHost(pillars())
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.board
+        await go(pilot, board, "Ia", "enter")
+        await go(pilot, board, "Ic")
+        # the anchor in column a: a space between the row letter and its bracket
+        assert line_of(board, "Ia").startswith("I { + } + [ + ]")
+        await go(pilot, board, "Ij")  # Ii is a pillar: refused, the anchor kept
+        assert box(board, "Ij")[:1] == "[" and line_of(board, "Ij").endswith("[ ×]")
+        assert len(line_of(board, "Ij")) == board.geometry().width == 42
+
+
 async def test_enter_anchors_a_corner_and_the_rectangle_is_previewed_then_filled() -> None:
     app = BoxHost(pillars())
     async with app.run_test(size=SIZE) as pilot:
@@ -257,6 +276,7 @@ async def test_an_illegal_rectangle_shows_why_and_enter_on_it_is_refused() -> No
         assert box(board, "Bf") == "  ×  " and box(board, "Bd") == "[ 1 ]"
         assert box(board, "Ae") == "  1  " and box(board, "Ag") == "{ × }"
         assert style_at(board, "Ae").bgcolor == board.style("off").bgcolor  # in the way
+        assert style_at(board, "Ae").strike and not style_at(board, "Ac").strike
         assert style_at(board, "Bf").bgcolor == board.style("path").bgcolor
         assert style_at(board, "Bf").color == board.style("bad").color
         await pilot.press("enter")
@@ -446,6 +466,14 @@ async def test_the_hooks_the_generic_tests_use() -> None:
         assert style_at(board, "Cf").bgcolor == board.style("hint").bgcolor
         assert info(board) == ("hint: Enter fills !CeDg (6 cells) with the joker (worth 9). "
                                "Esc drops the anchor.")
+        assert box(board, "Cf") == "} !  "  # the preview on it, right of the anchor
+        await pilot.press("escape", "down", "down")
+        await pilot.pause()
+        # the preview gone, the suggestion still reads without colour: □ cells
+        assert box(board, "Cf") == "  □  " and box(board, "Dg") == "  □  "
+        assert box(board, "Ch") == "  ·  "
+        await pilot.press("up", "up", "up", "left", "left", "enter", "down", "right", "right")
+        await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
         assert app.picked == [hint]

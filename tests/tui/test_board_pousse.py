@@ -82,7 +82,7 @@ def test_fit_is_a_fixed_point_and_stays_inside(n: int) -> None:
     for width, height in [(40, 19), (44, 22), (46, 22), (46, 23), (62, 35), (100, 60)]:
         g = fit(n, width, height)
         assert fit(n, g.width, g.height) == g
-        assert g.gap >= 1  # marks never touch the row labels
+        assert g.gap >= 1 and g.mark_x + g.lead >= 1  # marks never touch the row labels
         if 2 * (len(str(n)) + 1) + n * 2 <= width and n + 2 <= height:
             assert g.width <= width and g.height <= height
         assert 2 <= g.cw and 1 <= g.ch
@@ -90,7 +90,8 @@ def test_fit_is_a_fixed_point_and_stays_inside(n: int) -> None:
 
 def test_twenty_needs_46_by_22_and_small_boards_grow() -> None:
     g = fit(20, 46, 22)
-    assert (g.width, g.height, g.info, g.gap) == (46, 22, False, 1)
+    assert (g.width, g.height, g.info, g.gap, g.lead) == (46, 22, False, 1, 0)
+    assert fit(20, 47, 22).lead == 1
     assert fit(20, 46, 23).info
     assert fit(4, 40, 22).cw > fit(4, 20, 12).cw
 
@@ -126,7 +127,7 @@ async def test_a_twenty_board_at_80_by_24_has_legible_labels() -> None:
         await pilot.pause()
         board = app.screen.board
         g = board.geometry()
-        assert (g.cw, g.gap) == (2, 1)
+        assert (g.cw, g.gap, g.lead) == (2, 1, 0)
         await walk_to(pilot, board, ("L", 10))  # a preview: arrows along row 10
         await pilot.pause()
         lines = board.render().plain.splitlines()
@@ -137,8 +138,11 @@ async def test_a_twenty_board_at_80_by_24_has_legible_labels() -> None:
         for r in range(g.n):
             row = lines[1 + r * g.ch + g.mark_y]
             assert row[:g.label].strip() == str(r + 1) == row[right + g.gap:].strip()
-            # a blank column between the labels and the grid, even where arrows run
-            assert row[g.label:g.left] == " " * g.gap and row[right:right + g.gap] == " " * g.gap
+            # a blank column between the marks and the labels (on the left, the first
+            # cell's arrow column), and after the right-hand labels: "10│" never touches
+            assert row[g.left + g.mark_x - 1] == ("→" if r == 9 else " ")
+            assert row[right:right + g.gap] == " " * g.gap and row[-1] == " "
+            assert len(row) == g.width == 46
         assert "→" in lines[1 + 9 * g.ch + g.mark_y]
 
 
@@ -324,6 +328,9 @@ async def test_every_size_fits_80_by_24(n: int) -> None:
         box = screen.query_one("#board-box").content_region
         assert (g.width, g.height) == board.content_size
         assert box.contains_region(board.region), (box, board.region)
+        # nothing drawn in the board's last column: no row number touches the side panel
+        grid = board.render().plain.splitlines()[:2 + n * g.ch]
+        assert all(len(line) == g.width and line[-1] == " " for line in grid)
         assert g.info or n == 20
         # only boards too tall for the frame and the title row give them up
         assert screen.query_one("#title").display == (n <= 16)

@@ -177,6 +177,8 @@ async def test_three_people_set_up_on_the_setup_screen_play_a_whole_game_by_keys
             if mark != winner:
                 assert f"{mark} 0 (did not fill the last cell)" in text
         assert game.scores() == tuple(points if m == winner else 0 for m in "ABC")
+        panel = text_of(screen.query_one("#players"))  # points now: the rules' score
+        assert f" {points} pts " in panel and " 0 pts " in panel and "marks" not in panel
 
 
 async def test_a_whole_game_against_the_ai_from_a_nearly_full_arena() -> None:
@@ -307,6 +309,10 @@ async def test_enter_on_a_box_over_a_used_or_unusable_cell_says_why_and_changes_
         await pilot.press("minus", "minus", "minus", "minus", "enter")  # A1x2 is fine
         await pilot.pause()
         assert game.history == [(0, 0, 2)] and screen._status == "A played A1x2."
+        # the panel counts marks, not points (only the winner scores, at the end)
+        panel = text_of(screen.query_one("#players"))
+        assert " A Ann " in panel and " 4 marks " in panel and " 0 marks " in panel
+        assert "pts" not in panel
         arena = list(game.board)
         await pilot.press("right", "3", "enter")  # B's A2x3 covers A2, A's
         await pilot.pause()

@@ -94,3 +94,24 @@ async def test_the_match_sums_the_margins_of_both_games() -> None:
         assert "Match result (sum of margins):" in text
         assert f"Ann (first X): {ann_margin:+d}" in text
         assert f"Bob (first O): {bob_margin:+d}" in text
+
+
+async def test_the_cursor_starts_on_a_free_cell_and_a_blocked_one_is_refused_in_words() -> None:
+    app = app_for(seed=0)  # D4, the middle, is blocked on this board
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        game, board = screen.session.game, screen.board
+        assert game.board[24] == "+"
+        assert game.board[board.cursor] == "-"  # a free cell next to the middle
+        r, c = divmod(board.cursor, 7)
+        assert abs(r - 3) + abs(c - 3) == 1
+        await play_by_keys(pilot, board, 24)  # Enter on D4
+        await pilot.pause()
+        assert game.history == []
+        assert screen._status == "Illegal: D4 is blocked: a letter goes on an empty cell"
+        await play_by_keys(pilot, board, r * 7 + c)
+        await play_by_keys(pilot, board, r * 7 + c)  # taken now
+        await pilot.pause()
+        name = "ABCDEFG"[r] + str(c + 1)
+        assert screen._status == f"Illegal: {name} is taken by X: a letter goes on an empty cell"

@@ -55,7 +55,7 @@ class PlayersPanel(Static):
         self._session = session
         game = session.game
         scores = game.scores()
-        unit = type(game).score_unit
+        unit = game.scores_unit()
         width = self.content_size.width  # 0 until the panel is laid out: nothing ellipsized
         labels = [session.label(mark) for mark in range(len(game.marks))]
         name_w = max(self.NAME - len(unit), *(cell_len(label) for label in labels))
@@ -149,11 +149,14 @@ class MovesPanel(Static):
         texts = game.history_text()
         rounds = []
         # a game may start with any seat to move; rounds count from the first mover
-        w = max(4, *(len(t) for t in texts)) if texts else 4  # a from-to move ("b7 b5") takes 5
+        w = max(2, *(len(t) for t in texts)) if texts else 2  # a from-to move ("b7 b5") takes 5
+        # the moves of a round two spaces apart, or three where a move has a space inside
+        # ("e1 e3   g3 f2"): always wider than any gap inside a move
+        sep = " " * (2 + any(" " in t for t in texts))
         for i in range(0, len(texts), n):
-            moves = " ".join(f"{t:<{w}}" for t in texts[i:i + n])
+            moves = sep.join(f"{t:<{w}}" for t in texts[i:i + n])
             rounds.append(f"{i // n + 1:>2}. {moves}")
-        width = 3 + (w + 1) * n  # "nn. " and n moves of w, a space between
+        width = 4 + w * n + len(sep) * (n - 1)  # "nn. " and n moves of w, sep between
         per_row = max(1, (self.content_size.width + 1) // (width + 1))
         rows = [" ".join(r.ljust(width) for r in rounds[i:i + per_row]).rstrip()
                 for i in range(0, len(rounds), per_row)]

@@ -10,9 +10,10 @@ plays the current size at the cell clicked. Enter (or Space) on a box that cover
 cell not vacant or leaves the arena is refused, with the reason.
 
 Every state also reads without colour: `·` a vacant cell, `o` an unusable one (dim),
-a player's mark in its seat's colour, the last move's cells in reverse, `+` the cells
-the box would mark, `×` its vacant cells when it cannot be marked, and the box's
-top-left cell (the cursor) reversed in the cursor's colour. One character a cell
+a player's mark in its seat's colour, the last move's cells in reverse video, `+` the
+cells the box would mark, `×` its vacant cells when it cannot be marked, the cells in
+its way struck through, `□` the vacant cells of the AI's suggestion, and the box's
+top-left cell (the cursor) in reverse video, in the cursor's colour. One character a cell
 beside the side panel at 80x24 (the column numbers on two lines, tens over units), two
 characters a cell when the room allows (120x40). Under the board a line says what
 Enter would do, or why it was refused; a line too long for the room goes whole to the
@@ -38,6 +39,7 @@ from tui.widgets.boards.grid import GridBoard
 LABEL = 2  # the row letter and a space before the first cell
 TYPING = 1.0  # seconds within which a second digit makes a two-digit size
 BOLD = Style(bold=True)
+HINT = "□"  # a vacant cell of the AI's suggested box (where the preview is elsewhere)
 
 BoxMove = tuple[int, int, int]
 
@@ -75,6 +77,14 @@ LAYOUTS = [Geometry(2, 2, 3), Geometry(2, 2, 1), Geometry(1, 2, 3), Geometry(1, 
 def fit(width: int, height: int) -> Geometry:
     """The best layout that fits `width` x `height` (the smallest when none does)."""
     return next((g for g in LAYOUTS if g.width <= width and g.height <= height), LAYOUTS[-1])
+
+
+def shade(style: Style) -> Style:
+    """What paints a blank like a cell of `style`: its background, or in reverse video its
+    colour."""
+    if style.reverse:
+        return Style(color=style.color, bgcolor=style.bgcolor, reverse=True)
+    return Style(bgcolor=style.bgcolor)
 
 
 def box_text(move: BoxMove) -> str:
@@ -349,23 +359,27 @@ class BoxingBoard(GridBoard[Boxing]):
             seat = game.seat_marks.index(char)
             colour = self.seat_style(seat).color
             run = self.style(f"run-{seat}").bgcolor
-            glyph, style = char, Style(color=colour, bgcolor=run, bold=True)
-            if inside(last, row, col):  # the last move in reverse
-                style = Style(color=run, bgcolor=colour, bold=True)
+            # the last move in reverse video: the player's colour behind its marks (reverse,
+            # not swapped colours, so that it still shows with the colours off)
+            glyph, style = char, Style(color=colour, bgcolor=run, bold=True,
+                                       reverse=inside(last, row, col))
         if seen is not None and inside(seen[0], row, col):
             path = self.style("path")
             if char == VACANT:
                 glyph = "+" if seen[1] is None else "×"
                 colour = path.color if seen[1] is None else self.style("bad").color
                 style = Style(color=colour, bgcolor=path.bgcolor, bold=True)
-            else:
+            else:  # in the way: struck through
                 off = self.style("off")
-                style = Style(color=off.color, bgcolor=off.bgcolor, bold=True)
+                style = Style(color=off.color, bgcolor=off.bgcolor, bold=True, strike=True)
         if inside(hint, row, col):
             style += Style(bgcolor=self.style("hint").bgcolor)
-        if seen is not None and cell == self.cursor:
+            if glyph == "·":
+                glyph = HINT
+        if seen is not None and cell == self.cursor:  # reverse video in the cursor's colour
             cursor = self.style("cursor")
-            style = Style(color=style.bgcolor, bgcolor=cursor.color, bold=True)
+            style = Style(color=cursor.color, bgcolor=style.bgcolor, bold=True, reverse=True,
+                          strike=style.strike)
         return glyph, style
 
     def render(self) -> Text:
@@ -398,8 +412,8 @@ class BoxingBoard(GridBoard[Boxing]):
                 if g.cw == 2:
                     # the gap left of a cell: the cell's shade when its left neighbour has
                     # the same (one player's marks, the preview, a chequer square), else bare
-                    joined = left is not None and left.bgcolor == style.bgcolor
-                    text.append(" ", style=Style(bgcolor=style.bgcolor) if joined else Style())
+                    joined = left is not None and shade(left) == shade(style)
+                    text.append(" ", style=shade(style) if joined else Style())
                 text.append(glyph, style=style)
                 left = style
         self._info(text, g)

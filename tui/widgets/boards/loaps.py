@@ -2,7 +2,7 @@
 
 A move is chosen in two steps: a piece (Enter, Space or a click), then one of its
 lit destinations. Every state also reads without colour: `1`/`2` the pieces,
-`7`/`3` an empty bonus square's points, `.` another empty square, `[ ]` the
+`+7`/`+3` an empty bonus square's points, `.` another empty square, `[ ]` the
 cursor, `{ }` the chosen piece, `> <` its destinations, `< >` the hint, `( )`
 the last move's from and to squares (`x x` on the to square when it captured).
 Under the board, when there is room, a few lines say what the choice would do
@@ -310,11 +310,13 @@ class LoapsBoard(GridBoard[Loaps]):
         empty = self.style("empty")
         last = self.last_move()
         bg = empty.bgcolor
-        # the glyph: a piece, a bonus square's points, or a dot
+        # the glyph: a piece, a bonus square's points ("+7": never a bare digit like a
+        # piece's, the "+" in the chip, or in its left bracket on a narrow chip), or a dot
+        plus = ""
         if seat is not None:
             body, style = mark, self.seat_style(seat)
         elif sq in BONUS:
-            body, style = str(BONUS[sq]), self.style("label")
+            body, style, plus = str(BONUS[sq]), self.style("label"), "+"
         else:
             body, style = ".", Style(color=empty.color)
         # the brackets and the chip's shade: each state below wins over those above it
@@ -344,13 +346,17 @@ class LoapsBoard(GridBoard[Loaps]):
             left = right = " "  # on a tall chip only the cursor frames it from top to bottom
             bracket = Style()
         back = Style(bgcolor=bg)
-        text.append(left, back + bracket)
         inner = g.chip_w - 2
+        if middle and plus and inner < 2 and left == " ":
+            left, bracket, plus = plus, style, ""
+        text.append(left, back + bracket)
         if middle:
             side = (inner - 1) // 2
+            body = plus[:side] + body
+            side -= len(body) - 1
             text.append(" " * side, back)
             text.append(body, back + style)
-            text.append(" " * (inner - 1 - side), back)
+            text.append(" " * (inner - len(body) - side), back)
         else:
             text.append(" " * inner, back)
         text.append(right, back + bracket)

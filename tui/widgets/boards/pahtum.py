@@ -56,6 +56,17 @@ class PahTumBoard(GridBoard[PahTum]):
     def shape(self) -> tuple[int, int]:
         return SIZE, SIZE
 
+    def home(self) -> int:
+        """The free cell nearest the middle (the middle itself may be blocked)."""
+        middle = super().home()
+        game = self.game
+        if game is None:
+            return middle  # type: ignore[return-value]
+        mr, mc = divmod(middle, SIZE)  # type: ignore[call-overload]
+        free = [c for c in range(SIZE * SIZE) if game.board[c] == EMPTY]
+        return min(free, key=lambda c: (abs(c // SIZE - mr) + abs(c % SIZE - mc), c),
+                   default=middle)
+
     # ----- size --------------------------------------------------------------------
     def layout(self, width: int, height: int) -> Geometry:
         return fit(width, height)

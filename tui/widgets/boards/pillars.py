@@ -9,9 +9,11 @@ is painted like them, so every rectangle reads as one block, and each tile
 shows the number of the move that filled it in its side's colour.
 
 Every state also reads without colour: `·` an empty cell, `#` on a hatch a
-pillar, the move's number a tile, the last move's tiles in reverse, `[ ]` the
-cursor, `{ }` the anchor, `+` the cells the rectangle would fill (`!` with the
-joker armed), `×` its empty cells when it cannot be filled. Where rows sit
+pillar, the move's number a tile (red's bold, blue's plain), the last move's tiles
+in reverse video, `[ ]` the cursor, `{ }` the anchor, `+` the cells the rectangle
+would fill (`!` with the joker armed), `×` its empty cells when it cannot be filled
+and what is in its way struck through, `□` the empty cells of the AI's suggestion
+where the preview is elsewhere. Where rows sit
 without a gap line between them, a rectangle's bottom edge is underlined.
 Under the board, when there is room, a few lines say what Enter would do, or
 why it was refused; without room that line goes to the screen's status line.
@@ -32,9 +34,10 @@ from textual.binding import Binding
 from rules.pillars import COLS, EMPTY, NAMES, PILLAR, ROWS, SIZE, Pillars, cell_name
 from tui.widgets.boards.grid import GridBoard
 
-LABEL = 1  # the row letter's column (the edge gap follows it)
+LABEL = 2  # the row letter and a space (the edge gap follows: a bracket never touches it)
 INFO = 3  # lines under the board for what Enter would do (a reason may take two)
 HATCH = "╱"  # a pillar's fill round its `#`
+HINT = "□"  # an empty cell of the AI's suggested rectangle (where the preview is elsewhere)
 BOLD = Style(bold=True)
 # cell width, cell height, gap line between rows; largest first (3, 1, 0 is the 80x24 board)
 SHAPES = ((7, 3, 1), (5, 1, 1), (3, 1, 1), (3, 1, 0), (2, 1, 0))
@@ -44,15 +47,18 @@ Rect = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class Geometry:
-    """Where everything is: the cells' size, a gap column between (and round) the cells,
-    a gap line between rows or none, the column labels under the board too or not, and
-    how many info lines follow the board (0: they go to the status line)."""
+    """Where everything is: the cells' size, a gap column between the cells and left of
+    the first, a gap line between rows or none, the column labels under the board too or
+    not, how many info lines follow the board (0: they go to the status line), and whether
+    a gap column follows the last cell (without it, a bracket right of a cell in the last
+    column takes the cell's last character, which only a pillar's hatch fills)."""
 
     cw: int
     ch: int
     gy: int
     bottom: bool
     info: int
+    edge: bool = True
 
     @property
     def grid_y(self) -> int:
@@ -65,7 +71,7 @@ class Geometry:
 
     @property
     def width(self) -> int:
-        return LABEL + SIZE * (self.cw + 1) + 1
+        return LABEL + SIZE * (self.cw + 1) + int(self.edge)
 
     @property
     def height(self) -> int:
@@ -89,11 +95,12 @@ class Geometry:
 
 
 def layouts() -> list[Geometry]:
-    """Every layout, best first: the largest cells, then labels under the board too; the
-    two smallest ones last without their info lines."""
-    out = [Geometry(cw, ch, gy, bottom, INFO) for cw, ch, gy in SHAPES
-           for bottom in (True, False)]
-    return [*out, Geometry(3, 1, 0, False, 0), Geometry(2, 1, 0, False, 0)]
+    """Every layout, best first: the largest cells, then labels under the board too, then
+    a gap after the last column; the smallest ones last without their info lines."""
+    out = [Geometry(cw, ch, gy, bottom, INFO, edge) for cw, ch, gy in SHAPES
+           for bottom in (True, False) for edge in (True, False)]
+    return [*out, *(Geometry(cw, 1, 0, False, 0, edge) for cw in (3, 2)
+                    for edge in (True, False))]
 
 
 LAYOUTS = layouts()
@@ -367,6 +374,7 @@ class PillarsBoard(GridBoard[Pillars]):
             for col in range(SIZE):
                 tile = game.tiles[row * SIZE + col]
                 group: object
+                reverse: Style | None = None  # the shade of a last-move tile
                 if tile == PILLAR:
                     group, bg, glyph = None, blocked.bgcolor, "#"
                     style = Style(color=blocked.color, bold=True)
@@ -374,13 +382,15 @@ class PillarsBoard(GridBoard[Pillars]):
                     group, bg, glyph = "empty", empty.bgcolor, "·"
                     style = Style(color=empty.color)
                 else:
+                    # a tile: its move's number, red's bold and blue's plain (so the sides
+                    # differ without colour too), the last move in reverse video
                     seat = tile % 2
                     group, glyph = tile, str(tile + 1)
                     run = self.style(f"run-{seat}").bgcolor
                     colour = self.seat_style(seat).color
-                    bg, style = run, Style(color=colour, bold=True)
-                    if tile == last:  # the last move in reverse
-                        bg, style = colour, Style(color=run, bold=True)
+                    bg, style = run, Style(color=colour, bold=seat == 0)
+                    if tile == last:
+                        reverse = Style(color=colour, bgcolor=run, reverse=True)
                 if inside(rect, row, col):
                     # the rectangle on the path shade; when it cannot be filled, its empty
                     # cells crossed out and what is in the way on the `off` shade
@@ -391,12 +401,17 @@ class PillarsBoard(GridBoard[Pillars]):
                                                                         bold=True)
                     elif tile == EMPTY:
                         glyph, style = "×", Style(color=self.style("bad").color, bold=True)
-                    else:
+                    else:  # in the way: struck through
+                        reverse = None
                         bg = self.style("off").bgcolor
-                        style = Style(color=self.style("off").color, bold=True)
+                        style = Style(color=self.style("off").color, bold=True, strike=True)
                 if inside(hint, row, col):  # the suggestion stays green whatever else it is
                     group, bg = "hint", self.style("hint").bgcolor
-                line.append((group, Style(bgcolor=bg), glyph, style))
+                    glyph = HINT if glyph == "·" else glyph
+                if reverse is not None:
+                    line.append((group, reverse, glyph, Style(bold=style.bold)))
+                else:
+                    line.append((group, Style(bgcolor=bg), glyph, style))
             out.append(line)
         return out
 
@@ -437,11 +452,12 @@ class PillarsBoard(GridBoard[Pillars]):
     def _columns(self, text: Text, g: Geometry, focus_col: int | None,
                  corner: str = " ") -> None:
         text.append(corner, style=self.style("warn"))
+        text.append(" " * (LABEL - 1))
         for col in range(SIZE):
             style = self.style("cursor") if col == focus_col else self.style("label")
             text.append(" ")
             text.append(" " * g.mark_x + COLS[col] + " " * (g.cw - g.mark_x - 1), style=style)
-        text.append(" ")
+        text.append(" " * g.edge)
 
     def _frame(self, cell: int) -> tuple[str, str, Style] | None:
         """The brackets round a cell: the cursor's, else the anchor's."""
@@ -455,6 +471,7 @@ class PillarsBoard(GridBoard[Pillars]):
                    line: int, focus_row: int | None, focus: int | None) -> None:
         label = self.style("cursor") if row == focus_row else self.style("label")
         text.append(ROWS[row] if line == g.mark_y else " ", style=label)
+        text.append(" " * (LABEL - 1))
         middle = line == g.mark_y
         # a rectangle's bottom edge, underlined where no gap line separates the rows
         under = [not g.gy and line == g.ch - 1 and row < SIZE - 1
@@ -464,7 +481,12 @@ class PillarsBoard(GridBoard[Pillars]):
         for cell in (self.anchor, focus):
             if cell is not None and cell // SIZE == row and (f := self._frame(cell)):
                 frames[cell % SIZE] = f
+        inner = None  # a bracket right of the last column with no gap for it: in its cell
+        if not g.edge and SIZE - 1 in frames:
+            inner = frames[SIZE - 1][1], frames[SIZE - 1][2]
         for col in range(SIZE + 1):
+            if col == SIZE and not g.edge:
+                break
             # the gap left of `col`: a bracket, or joined to both sides, or bare
             left = looks[row][col - 1] if col else None
             right = looks[row][col] if col < SIZE else None
@@ -484,26 +506,33 @@ class PillarsBoard(GridBoard[Pillars]):
                 break
             group, bg, glyph, style = right  # type: ignore[misc]
             back = bg + Style(underline=under[col])
+            cell = Text()
             if game.tiles[row * SIZE + col] == PILLAR:
                 hatch = back + Style(color=self.style("hatch").color)
                 if middle:
-                    text.append(HATCH * g.mark_x, style=hatch)
-                    text.append(glyph, style=back + style)
-                    text.append(HATCH * (g.cw - g.mark_x - 1), style=hatch)
+                    cell.append(HATCH * g.mark_x, style=hatch)
+                    cell.append(glyph, style=back + style)
+                    cell.append(HATCH * (g.cw - g.mark_x - 1), style=hatch)
                 else:
-                    text.append(HATCH * g.cw, style=hatch)
+                    cell.append(HATCH * g.cw, style=hatch)
             elif middle:
                 start = g.mark_x - len(glyph) + 1
-                text.append(" " * start, style=back)
-                text.append(glyph, style=back + style)
-                text.append(" " * (g.cw - start - len(glyph)), style=back)
+                cell.append(" " * start, style=back)
+                cell.append(glyph, style=back + style)
+                cell.append(" " * (g.cw - start - len(glyph)), style=back)
             else:
-                text.append(" " * g.cw, style=back)
+                cell.append(" " * g.cw, style=back)
+            if inner is not None and col == SIZE - 1:
+                cell = cell[:-1]
+                cell.append(inner[0], style=back + inner[1])
+            text.append_text(cell)
 
     def _gap_line(self, text: Text, g: Geometry, looks: list, row: int) -> None:
         """The gap line under `row`: joined where the cells above and below are one group."""
-        text.append(" ")
+        text.append(" " * LABEL)
         for col in range(SIZE + 1):
+            if col == SIZE and not g.edge:
+                break
             groups = [looks[r][c][0] for r in (row, row + 1) for c in (col - 1, col)
                       if 0 <= c < SIZE]
             joined = len(groups) == 4 and groups[0] is not None and len(set(groups)) == 1

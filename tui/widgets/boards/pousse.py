@@ -28,6 +28,7 @@ from tui.widgets.boards.grid import GridBoard
 
 CW_RANGE = range(9, 1, -1)  # cell widths tried, widest first; 2 fits N=20 in 46 columns
 GAP = 1  # blank columns between the row labels and the grid: marks never touch a label
+MARGIN = 1  # a blank column right of the right-hand labels: they never touch a border
 CH_RANGE = range(4, 0, -1)  # cell heights tried, tallest first
 
 ARROWS = {"L": "→", "R": "←", "T": "↓", "B": "↑"}
@@ -41,18 +42,25 @@ RULES = {
 
 @dataclass(frozen=True)
 class Geometry:
-    """Where everything is: label width, gaps, cell size, and whether the info line fits."""
+    """Where everything is: label width, gaps, cell size, and whether the info line fits.
+
+    Left to right: the row numbers (L points), `lead` blank columns, the grid, `gap` blank
+    columns, the row numbers (R points) and a margin, so that no number touches what is
+    beside the board. `lead` is 0 only where nothing else fits (N=20 at 80x24): each cell
+    starts with its arrow column, which then keeps the marks off the row numbers.
+    """
 
     n: int
     label: int  # row-number columns on each side
-    gap: int  # blank columns between the labels and the grid
+    gap: int  # blank columns between the grid and the right-hand labels
     cw: int
     ch: int
     info: bool
+    lead: int = GAP  # blank columns between the left-hand labels and the grid
 
     @property
     def width(self) -> int:
-        return 2 * (self.label + self.gap) + self.n * self.cw
+        return 2 * self.label + self.lead + self.gap + MARGIN + self.n * self.cw
 
     @property
     def height(self) -> int:
@@ -61,7 +69,7 @@ class Geometry:
     @property
     def left(self) -> int:
         """The x of the grid's first column."""
-        return self.label + self.gap
+        return self.label + self.lead
 
     @property
     def mark_x(self) -> int:
@@ -80,7 +88,9 @@ def fit(n: int, width: int, height: int) -> Geometry:
     for gives back the same geometry when it is rendered.
     """
     label = len(str(n))
-    cw = next((wide for wide in CW_RANGE if 2 * (label + GAP) + n * wide <= width), 2)
+    frame = 2 * (label + GAP) + MARGIN  # the columns that are not cells
+    cw = next((wide for wide in CW_RANGE if frame + n * wide <= width), 2)
+    lead = 0 if frame + n * cw > width and frame - GAP + n * cw <= width else GAP
     ch, info = 1, 2 + n + 1 <= height
     for tall in CH_RANGE:
         if 2 + n * tall + 1 <= height:
@@ -88,7 +98,7 @@ def fit(n: int, width: int, height: int) -> Geometry:
             break
     ch = min(ch, (cw + 1) // 2)
     cw = min(cw, 2 * ch + 2)
-    return Geometry(n, label, GAP, cw, ch, info)
+    return Geometry(n, label, GAP, cw, ch, info, lead)
 
 
 def column_labels(g: Geometry, side: str) -> list[str]:
@@ -250,12 +260,13 @@ class PousseBoard(GridBoard[Pousse]):
             for line in range(g.ch):
                 text.append("\n")
                 self._side_block(text, g, ("L", r + 1), line, left=True)
-                text.append(" " * g.gap)
+                text.append(" " * g.lead)
                 for c in range(n):
                     self._cell(text, g, game, (r, c), line, p, path, straight.get((r, c)),
                                last_entry)
                 text.append(" " * g.gap)
                 self._side_block(text, g, ("R", r + 1), line, left=False)
+                text.append(" " * MARGIN)
         text.append("\n")
         self._edge_row(text, g, "B", p)
         if g.info:
@@ -281,7 +292,7 @@ class PousseBoard(GridBoard[Pousse]):
         return style
 
     def _edge_row(self, text: Text, g: Geometry, side: str, p: PushPreview | None) -> None:
-        corner = " " * (g.label + g.gap)
+        corner = " " * g.left
         if not g.info and p is not None and side == "T":
             corner = self._flag(p).ljust(len(corner))[:len(corner)]
             text.append(corner, style=self.style("good" if corner.strip() == "++" else "bad"))
@@ -289,7 +300,7 @@ class PousseBoard(GridBoard[Pousse]):
             text.append(corner)
         for c, block in enumerate(column_labels(g, side)):
             text.append(block, style=self._label_style((side, c + 1)))
-        text.append(" " * (g.label + g.gap))
+        text.append(" " * (g.gap + g.label + MARGIN))
 
     def _flag(self, p: PushPreview) -> str:
         """The info line's verdict in two characters, for when no line is left for it."""
