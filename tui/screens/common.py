@@ -7,6 +7,8 @@ import unicodedata
 from pathlib import Path
 
 from rich.cells import cell_len
+from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -56,6 +58,12 @@ def fit(text: Text, width: int) -> tuple[Text, bool]:
     line.truncate(max(1, width - 1))
     line.append(ELLIPSIS)
     return line, True
+
+
+def entry(title: Text, line: Text) -> Group:
+    """A list entry (the menu's, the load list's): its title, then its line indented; a
+    line too long for the width wraps under itself, not under the title."""
+    return Group(title, Padding(line, (0, 0, 0, 2)))
 
 
 class TooSmall(Static):
