@@ -161,3 +161,18 @@ async def test_the_load_list_names_players_as_the_game_does(tmp_path) -> None:
         console = Console(width=70, record=True)
         console.print(options.get_option_at_index(0).prompt)
         assert " · You v AI (hard) · " in console.export_text()
+
+
+async def test_the_highlighted_entry_differs_by_weight_not_only_colour(tmp_path) -> None:
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        options = app.screen.query_one("#games", OptionList)
+        assert options.has_focus and options.highlighted == 0
+
+        def styles(y: int) -> set[tuple[bool, bool]]:
+            return {(bool(seg.style.underline), bool(seg.style.bold))
+                    for seg in options.render_line(y) if seg.text.strip() and seg.style}
+
+        assert styles(1) == {(True, True)}  # the highlighted entry: underlined and bold
+        assert all(not underline for underline, _ in styles(3))  # the next one: neither
