@@ -60,10 +60,21 @@ def fit(text: Text, width: int) -> tuple[Text, bool]:
     return line, True
 
 
-def entry(title: Text, line: Text) -> Group:
+class Entry(Group):
     """A list entry (the menu's, the load list's): its title, then its line indented; a
-    line too long for the width wraps under itself, not under the title."""
-    return Group(title, Padding(line, (0, 0, 0, 2)))
+    line too long for the width wraps under itself, not under the title. As a string:
+    the two lines."""
+
+    def __init__(self, title: Text, line: Text) -> None:
+        super().__init__(title, Padding(line, (0, 0, 0, 2)))
+        self.text = f"{title.plain}\n  {line.plain}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def entry(title: Text, line: Text) -> Entry:
+    return Entry(title, line)
 
 
 class TooSmall(Static):
