@@ -8,6 +8,7 @@ Numba (the CLI's parsing, the saves) can check them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,6 +200,15 @@ class PlayerSpec:
             raise PlayerError("a player's 'revision' must be text")
         return cls(kind, level, clean_name(name), command,
                    None if seconds is None else float(seconds), revision)
+
+
+def labels(players: Sequence[PlayerSpec]) -> list[str]:
+    """How the app names each of `players` (the panels, the load list): You for the one
+    person against machines, numbered where two share a label ("Human 1", "Human 2")."""
+    humans = sum(p.is_human for p in players)
+    plain = [p.label(only_human=humans == 1) for p in players]
+    return [label + (f" {plain[:i + 1].count(label)}" if plain.count(label) > 1 else "")
+            for i, label in enumerate(plain)]
 
 
 def program_label(command: str) -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 import platformdirs
 
 from rules import Game, RulesError, codec_of, game_names, get_game
+from rules.players import labels
 from saves.format import FORMAT, SaveDoc, SaveError, dumps, loads, restore, saved_time
 from saves.jsontext import MAX_CHARS
 
@@ -292,13 +293,14 @@ def list_saves(folder: Path | str, native: bool = False) -> list[Path]:
 
 
 def _summary(doc: SaveDoc) -> str:
-    """`Pah-Tum · 3 moves · human v ai:max · 2026-11-22 07:12`; SaveError/RulesError if the
-    doc names an unknown game or an unshowable date."""
+    """`Pah-Tum · move 2 · You v AI (max) · 2026-11-22 07:12`: the players named as the
+    game screen names them, the move counted as its moves panel numbers them (one a
+    player: the move to play); SaveError/RulesError if the doc names an unknown game or
+    an unshowable date."""
     title = get_game(doc.game).title
     when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
-    players = " v ".join(p.text() for p in doc.players)
-    moves = len(doc.moves)
-    state = "finished" if doc.result else f"{moves} move{'' if moves == 1 else 's'}"
+    players = " v ".join(labels(doc.players))
+    state = "finished" if doc.result else f"move {len(doc.moves) // max(1, len(doc.players)) + 1}"
     return f"{title} · {state} · {players} · {when}"
 
 

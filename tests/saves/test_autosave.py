@@ -43,7 +43,7 @@ def test_write_read_describe_clear(tmp_path: Path) -> None:
     back, game = got
     assert back == doc and game.history_text() == ["A1", "B2", "C3"]
     line = describe_autosave(tmp_path)
-    assert line is not None and line.startswith("Pah-Tum · 3 moves · human v ai:easy · ")
+    assert line is not None and line.startswith("Pah-Tum · move 2 · Ann v AI (easy) · ")
     assert line.split(" · ")[:3] == store.describe_save(
         autosave_path(tmp_path, "pahtum")).split(" · ")[:3]
     clear_autosave(tmp_path)
@@ -83,7 +83,7 @@ def test_a_finished_game_is_described_as_such(tmp_path: Path) -> None:
     done = play_out(new_game("pousse", 2), random.Random(2))
     write_autosave(tmp_path, doc_from_game(done, PLAYERS))
     line = describe_autosave(tmp_path)
-    assert line is not None and line.startswith("Pousse · finished · human v ai:easy · ")
+    assert line is not None and line.startswith("Pousse · finished · Ann v AI (easy) · ")
 
 
 @pytest.mark.parametrize("damage", [

@@ -186,7 +186,7 @@ def test_describe_save_for_the_load_list(tmp_path: Path) -> None:
     path = tmp_path / "one.arena.json"
     write_save(path, doc_from_game(sample_game(["A1", "D4", "G7"]), PLAYERS, CLOCK))
     line = store.describe_save(path)
-    assert line.startswith("Pah-Tum · 3 moves · human v ai:max · 20")
+    assert line.startswith("Pah-Tum · move 2 · You v AI (max) · 20")  # as the game names them
     assert re.fullmatch(r".* · \d{4}-\d\d-\d\d \d\d:\d\d", line)  # local time
     bad = tmp_path / "bad.arena.json"
     bad.write_text("{not json")
@@ -234,10 +234,16 @@ def test_describe_save_lists_every_player(tmp_path: Path) -> None:
     players = [PlayerSpec.ai("easy"), PlayerSpec.human("Bo")]
     write_save(tmp_path / "p.arena.json", doc_from_game(game, players))
     line = store.describe_save(tmp_path / "p.arena.json")
-    assert line.startswith("Pousse · 0 moves · ai:easy v human · ")
+    assert line.startswith("Pousse · move 1 · AI (easy) v Bo · ")
     game.play_text("L1")
     write_save(tmp_path / "p.arena.json", doc_from_game(game, players))
-    assert " · 1 move · " in store.describe_save(tmp_path / "p.arena.json")
+    assert " · move 1 · " in store.describe_save(tmp_path / "p.arena.json")  # blue's half
+    game.play_text("T3")
+    write_save(tmp_path / "p.arena.json", doc_from_game(game, players))
+    assert " · move 2 · " in store.describe_save(tmp_path / "p.arena.json")
+    people = [PlayerSpec.human(), PlayerSpec.human()]
+    write_save(tmp_path / "p.arena.json", doc_from_game(game, people))
+    assert " · Human 1 v Human 2 · " in store.describe_save(tmp_path / "p.arena.json")
 
 
 def test_reads_stop_at_a_size_no_save_reaches(

@@ -134,8 +134,8 @@ async def test_menu_lists_every_game_and_enter_starts_a_game_between_people() ->
             menu = app.screen
             assert isinstance(menu, MenuScreen)
             listed = menu.query_one("#games", OptionList)
-            titles = [str(listed.get_option_at_index(i).prompt).split("\n")[0]
-                      for i in range(listed.option_count)]
+            titles = [listed.get_option_at_index(i).prompt.renderables[0].plain
+                      for i in range(listed.option_count)]  # an entry: title, then a line
             # the games left unfinished come first, the most recent first: Resume GAME
             resumes = [f"Resume {get_game(n).title}" for n in reversed(game_names()[:index])]
             assert titles == resumes + [get_game(n).title for n in game_names()]
@@ -178,7 +178,8 @@ async def test_the_setup_screen_has_a_row_per_seat_the_clocks_and_a_seed_if_rand
         # the other seats default to the AI at the level the command line uses too
         assert [s.value for s in shown] == ["human"] + [f"ai:{DEFAULT_LEVEL}"] * (len(shown) - 1)
         assert setup.focused is shown[0] or setup.focused is setup.query(Select).first()
-        labels = [str(s.parent.query_one("Label").render()) for s in shown]
+        # (the focused row's label after a marker, the others after as many spaces)
+        labels = [str(s.parent.query_one("Label").render())[2:] for s in shown]
         names = cls.seat_names or cls.default_marks
         assert labels == [f"{m.capitalize()} plays" for m in names[:len(shown)]]
         clock = setup.query_one("#clock", Select)

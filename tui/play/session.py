@@ -157,12 +157,9 @@ class Session:
     def label_of(self, participant: int) -> str:
         """The participant's label; numbered when others share it ("Human 1", "Human 2"),
         so a match standing between people says who is who."""
-        humans = sum(p.is_human for p in self.participants)
-        labels = [p.label(only_human=humans == 1) for p in self.participants]
-        label = labels[participant]
-        if labels.count(label) > 1:
-            label += f" {labels[:participant + 1].count(label)}"
-        return label
+        from rules.players import labels
+
+        return labels(self.participants)[participant]
 
     @property
     def to_move(self) -> int:

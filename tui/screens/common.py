@@ -6,15 +6,20 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
+from rich.cells import cell_len
+from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey  # the Footer's own key widget
 
 ELLIPSIS = "…"
 
@@ -53,6 +58,23 @@ def fit(text: Text, width: int) -> tuple[Text, bool]:
     line.truncate(max(1, width - 1))
     line.append(ELLIPSIS)
     return line, True
+
+
+class Entry(Group):
+    """A list entry (the menu's, the load list's): its title, then its line indented; a
+    line too long for the width wraps under itself, not under the title. As a string:
+    the two lines."""
+
+    def __init__(self, title: Text, line: Text) -> None:
+        super().__init__(title, Padding(line, (0, 0, 0, 2)))
+        self.text = f"{title.plain}\n  {line.plain}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def entry(title: Text, line: Text) -> Entry:
+    return Entry(title, line)
 
 
 class TooSmall(Static):
@@ -94,26 +116,71 @@ class SizedScreen(Screen):
 
 
 class KeyFooter(Footer):
-    """The Footer, rebuilt only when the keys it shows change.
+    """The Footer: the keys that fit the terminal's width, never one cut in half.
 
-    Textual's Footer rebuilds its keys on every bindings signal, and one comes
-    each time a dialog opens or closes over the screen: about 80 ms of CPU a time
-    on the development machine, the largest part of a dialog's key-to-screen time.
+    The keys show in the order the focused widget, the screen and the app bind them
+    (most important first); `PINNED` ones (help, quit) always show, last. Where they
+    do not all fit, the last of the others go: `?` lists every key. The command
+    palette's hint is left out (ctrl+p still opens it, and `?` names it).
+
+    It is rebuilt only when the keys it shows change: Textual's Footer rebuilds
+    on every bindings signal, and one comes each time a dialog opens or closes
+    over the screen: about 80 ms of CPU a time on the development machine, the
+    largest part of a dialog's key-to-screen time.
     """
 
+    PINNED = ("rules", "help", "quit", "app.quit")  # actions shown whatever the width
+
     _shown: tuple[object, ...] | None = None
+
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(compact=compact, show_command_palette=False)
 
     def bindings_changed(self, screen: Screen) -> None:
         if screen is not self.screen or not screen.is_current:
             self._bindings_ready = True  # keep what is shown while a dialog is over it
             return
-        shown = tuple((binding.key, binding.description, binding.key_display, enabled, tip)
-                      for _node, binding, enabled, tip in screen.active_bindings.values()
-                      if binding.show)
+        shown = (self._width(), *((binding.key, binding.description, binding.key_display,
+                                   enabled, tip)
+                                  for _node, binding, enabled, tip
+                                  in screen.active_bindings.values() if binding.show))
         if shown == self._shown:
             return
         self._shown = shown
         super().bindings_changed(screen)
+
+    def on_resize(self) -> None:
+        if self._bindings_ready and self.is_attached and self.screen.is_current:
+            self.bindings_changed(self.screen)
+
+    def _width(self) -> int:
+        return self.size.width or self.app.size.width
+
+    def key_width(self, binding: Binding) -> int:
+        """The cells one key takes in the footer, its margin included."""
+        text = f"{self.app.get_key_display(binding)} {binding.description}"
+        return cell_len(text) + (1 if self.compact else 2)
+
+    def fitting(self) -> list[tuple[Binding, bool, str]]:
+        """The keys shown: one per action, the pinned last, the others while they fit."""
+        keys: dict[str, tuple[Binding, bool, str]] = {}
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show and binding.action not in keys:
+                keys[binding.action] = (binding, enabled, tooltip)
+        pinned = [key for action, key in keys.items() if action in self.PINNED]
+        others = [key for action, key in keys.items() if action not in self.PINNED]
+        room = self._width() + (1 if self.compact else 0)  # the last key needs no margin
+        while others and sum(self.key_width(b) for b, _, _ in others + pinned) > room:
+            others.pop()
+        return others + pinned
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        for binding, enabled, tooltip in self.fitting():
+            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description,
+                            binding.action, disabled=not enabled, tooltip=tooltip,
+                            ).data_bind(compact=Footer.compact)
 
 
 class BoardScreen(SizedScreen):

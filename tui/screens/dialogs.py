@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.screens.common import printable
+from tui.screens.common import entry, printable
 
 # left/right walk the buttons (an Input or a list keeps its own arrows: they bind first)
 BUTTON_KEYS = [Binding("left", "app.focus_previous", "Previous", show=False),
@@ -158,8 +158,8 @@ class LoadDialog(ModalScreen[Path | None]):
 
     @staticmethod
     def _option(index: int, path: Path) -> Option:
-        return Option(Text.assemble((printable(path.name), "bold"), "\n  ",
-                                    (describe(path), "dim")), id=str(index))
+        return Option(entry(Text(printable(path.name), style="bold"),
+                            Text(describe(path), style="dim")), id=str(index))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.saves[int(event.option.id or 0)])

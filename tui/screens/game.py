@@ -42,19 +42,20 @@ PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person 
 class GameScreen(FileActions, BoardScreen):
     """Play one session."""
 
+    # most important first: the footer shows them while they fit (`?` lists them all)
     BINDINGS = [
         Binding("u", "undo", "Undo"),
-        Binding("r", "redo", "Redo"),
         Binding("h", "hint", "Hint"),
         Binding("s", "save", "Save"),
-        Binding("l", "load", "Load"),
-        Binding("e", "export", "Export"),
         Binding("n", "new_game", "New"),
         Binding("g", "result", "Result"),
         Binding("v", "replay", "Replay"),
-        Binding("question_mark", "rules", "Rules", key_display="?", show=False),
-        Binding("plus,equals_sign", "pace(-1)", "Faster", key_display="+"),
-        Binding("minus", "pace(1)", "Slower", key_display="-"),
+        Binding("plus,equals_sign", "pace(-1)", "Pace", key_display="+/-"),
+        Binding("minus", "pace(1)", "Slower", key_display="-", show=False),
+        Binding("r", "redo", "Redo"),
+        Binding("l", "load", "Load"),
+        Binding("e", "export", "Export"),
+        Binding("question_mark", "rules", "Help", key_display="?"),
     ]
 
     class AIInfo(Message):
@@ -167,8 +168,8 @@ class GameScreen(FileActions, BoardScreen):
         # keys show only where they apply: the end screen once a game is over, and so on
         if action in ("result", "replay"):
             return self.session.game.is_over
-        if action == "pace":  # only when no person plays (the AI, programs)
-            return not self.session.has_human
+        if action == "pace":  # while no person plays (the AI, programs) and moves come
+            return not self.session.has_human and not self.session.game.is_over
         if action == "hint":  # a hint is for a person's turn
             return self.session.has_human
         return True
@@ -528,7 +529,7 @@ class GameScreen(FileActions, BoardScreen):
                     continue
                 key = binding.key_display or binding.key.split(",")[0]
                 entry = f"{_key_name(key)} {binding.description.lower()}"
-                if binding.action.startswith(("step", "digit")) or entry in seen:
+                if binding.action.startswith(("step", "rules")) or entry in seen:
                     continue
                 seen.append(entry)
             return seen
@@ -549,7 +550,7 @@ class GameScreen(FileActions, BoardScreen):
         name = f"rules-{id(self)}"
         if not self.app.is_screen_installed(name):
             self.app.install_screen(
-                RulesDialog(f"{game.title}: the rules", f"{game.summary}\n\n{keys}"), name)
+                RulesDialog(f"{game.title}: rules and keys", f"{game.summary}\n\n{keys}"), name)
         self.app.push_screen(name)
 
     def action_pace(self, step: int) -> None:

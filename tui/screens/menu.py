@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from rules import game_names, get_game
 from tui.messages import OpenSetup, StartSession
-from tui.screens.common import KeyFooter, SizedScreen, fit, printable
+from tui.screens.common import KeyFooter, SizedScreen, entry, fit, printable
 from tui.screens.dialogs import LoadDialog
 from tui.services import Services
 from tui.widgets.boards import has_board
@@ -38,15 +38,15 @@ class MenuScreen(SizedScreen):
         options = []
         for name, line in self.services.describe_autosaves():
             title = get_game(name).title
-            options.append(Option(Text.assemble((f"Resume {title}", "bold"), "\n  ",
-                                                (printable(line), "dim")), id=RESUME + name))
+            options.append(Option(entry(Text(f"Resume {title}", style="bold"),
+                                        Text(printable(line), style="dim")), id=RESUME + name))
         for name in game_names():
             cls = get_game(name)
-            text = Text(cls.title, style="bold")
-            text.append(f"\n  {cls.tagline}", style="dim")
+            text = Text(cls.tagline, style="dim")
             if not has_board(name):
                 text.append("  (no board yet)", style="italic")
-            options.append(Option(text, id=name, disabled=not has_board(name)))
+            options.append(Option(entry(Text(cls.title, style="bold"), text), id=name,
+                                  disabled=not has_board(name)))
         yield OptionList(*options, id="games")
         yield Static("Choose a game and press Enter, or l to load a saved game.", id="status")
         yield KeyFooter()
@@ -97,3 +97,4 @@ class MenuScreen(SizedScreen):
         self.query_one("#status", Static).update(line)
         if cut:
             self.notify(printable(text), timeout=8)
+

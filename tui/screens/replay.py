@@ -105,6 +105,24 @@ class ReplayMoves(Static):
         self.update(Text("\n").join(rows[first:first + height]))
 
 
+def replay_board(cls: type[GridBoard]) -> type[GridBoard]:
+    """The game's board class, its line under the board (a board that has one) telling
+    the position stepped to instead of whose turn it waits for."""
+    if not hasattr(cls, "info_text"):
+        return cls
+
+    class ReplayBoard(cls):  # type: ignore[valid-type, misc]
+        replay_line: Text | None = None
+
+        def info_text(self) -> Text:
+            if self.replay_line is not None:
+                return self.replay_line
+            return super().info_text()  # type: ignore[misc]
+
+    ReplayBoard.__name__ = ReplayBoard.__qualname__ = cls.__name__  # its styles' name
+    return ReplayBoard
+
+
 class ReplayScreen(BoardScreen):
     """Step through the finished game of `session`; dismisses with a `StartSession` to
     continue from a move, or None."""
@@ -160,7 +178,7 @@ class ReplayScreen(BoardScreen):
         self.view = Session(game, session.participants, match=session.match,
                             clock=Clock(self.shown_control, list(clock.used)),
                             now=lambda: 0.0)
-        self.board: GridBoard = board_class(source.name)(id="board")
+        self.board: GridBoard = replay_board(board_class(source.name))(id="board")
         self.board.can_focus = False  # the arrows step through the moves
         self.generation = 0  # one more each step: an analysis names the step it was for
         self.analysing = False
@@ -218,6 +236,7 @@ class ReplayScreen(BoardScreen):
         players.unknown_clocks = not self.recorded and self.k < self.total
         players.show(self.view)
         self.query_one(ReplayMoves).show(self.texts, self.game.players, self.k)
+        self.board.replay_line = self._board_line()  # type: ignore[attr-defined]
         title = f"Arena · {self.game.title} · replay"
         right = f"move {self.k} of {self.total}"
         self.show_title(title, right)
@@ -225,6 +244,15 @@ class ReplayScreen(BoardScreen):
         self._show_status()
         if not self.analysing:
             self._engine_idle()
+
+    def _board_line(self) -> Text | None:
+        """The line under the board: the position stepped to, as a replay names it (not
+        a turn that waits for someone); None at the end, where the board gives the result."""
+        game, k = self.game, self.k
+        if game.outcome is not None:
+            return None
+        where = "start position" if k == 0 else f"after move {k} of {self.total}"
+        return Text(f"{where}: {game.seat_name(game.to_move)} to move", style="dim")
 
     def _describe(self) -> str:
         """The status line: the move that led here (its time, if recorded), the result at

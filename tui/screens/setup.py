@@ -7,6 +7,7 @@ services keep them); the seed is never kept, so each game gets a fresh board.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -26,6 +27,9 @@ PLAYER_CHOICES = ([("Human", "human")] + [(f"AI ({level})", f"ai:{level}") for l
                   + [("Program", PROGRAM)])
 OTHER_SEATS = f"ai:{DEFAULT_LEVEL}"  # the first seat is a person's, the others the AI's
 
+
+MARKED, UNMARKED = "▶ ", "  "  # before the label of the row holding the focus, and the others
+ERROR_MARK = "  ↑ "  # the line under a seat's row saying what is wrong with its program
 
 SETUP_CHROME = 10  # lines around the rows: title, padding, buttons, status, footer
 
@@ -48,7 +52,15 @@ class SetupScreen(SizedScreen):
     def _row(self, label: str, field: Select | Input, row_id: str | None = None,
              extra: Input | None = None) -> Horizontal:
         fields = [field] if extra is None else [field, extra]
-        return Horizontal(Label(label), *fields, classes="setup-row", id=row_id)
+        return Horizontal(Label(f"{UNMARKED}{label}"), *fields, classes="setup-row",
+                          id=row_id)
+
+    def _hint(self) -> str:
+        """The status line's first words: what this game's setup asks for."""
+        shown = [f"the {spec.label.lower()}" for spec in self.cls.option_specs
+                 if not (spec.name == COUNT_OPTION and len(self.counts) > 1)]
+        parts = ["the players", *shown, "the clock"]
+        return f"Pick {', '.join(parts[:-1])} and {parts[-1]}, then Start."
 
     def compose(self) -> ComposeResult:
         cls = self.cls
@@ -70,6 +82,7 @@ class SetupScreen(SizedScreen):
                                     Input(placeholder="command, e.g. python3 bot.py",
                                           id=f"command-{seat}", classes="command",
                                           compact=True))
+                    yield Static(id=f"error-{seat}", classes="setup-error")
                 for spec in cls.option_specs:
                     if spec.name == COUNT_OPTION and len(self.counts) > 1:
                         continue  # the Players field above is this option
@@ -88,7 +101,7 @@ class SetupScreen(SizedScreen):
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", variant="primary", id="start")
                 yield Button("Back", id="back")
-        yield Static("Pick the players, the board and the clock, then Start.", id="status")
+        yield Static(self._hint(), id="status")
         yield KeyFooter()
         yield from self.compose_notice()
 
@@ -177,6 +190,30 @@ class SetupScreen(SizedScreen):
     def _say(self, text: str) -> None:
         self.query_one("#status", Static).update(text)
 
+    def on_descendant_focus(self) -> None:
+        """The row holding the focus is marked by a glyph (and, in arena.tcss, reversed)."""
+        focused = self.focused
+        for row in self.query(".setup-row").results(Horizontal):
+            label = row.query_one(Label)
+            here = focused is not None and row in focused.ancestors_with_self
+            text = str(label.content)
+            label.update((MARKED if here else UNMARKED) + text[len(UNMARKED):])
+            row.set_class(here, "-focused")  # (:focus-within misses the label, a sibling)
+
+    def _show_error(self, seat: int | None, text: str = "") -> None:
+        """The line under a seat's row saying what is wrong with its command (None: clear
+        every one)."""
+        for other in range(self.counts[-1]):
+            shown = other == seat
+            line = self.query_one(f"#error-{other}", Static)
+            line.update(Text(f"{ERROR_MARK}{text}" if shown else ""))
+            line.display = shown
+            self.query_one(f"#seat-{other}").set_class(shown, "-error")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if (event.input.id or "").startswith("command-"):
+            self._show_error(None)
+
     def _player(self, seat: int) -> PlayerSpec:
         """The seat's player; a program's command is checked now (CommandError, and its
         field takes the focus), so a bad one never reaches the board."""
@@ -193,6 +230,7 @@ class SetupScreen(SizedScreen):
             return PlayerSpec.program(command)
         except (CommandError, RulesError) as err:
             field.focus()
+            self._show_error(seat, f"{names[seat]}: {err}")
             raise CommandError(f"{names[seat]}: {err}") from None
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
