@@ -157,7 +157,10 @@ class LoapsAdapter(Adapter):
                                     all_scores, *self._tables(), stop, self.ev)
         nodes = int(self.stats[0])
         if self.stats[1]:
-            return Depth(-1, 0, completed=False, nodes=nodes)
+            # stopped: the best of the root moves finished (the last depth's best first)
+            finished = score > -S.INF
+            return Depth(int(best) if finished else -1, int(score) if finished else 0,
+                         completed=False, nodes=nodes, partial=finished)
         # next depth: best first, then by this depth's scores (stable)
         scores = pos.scores
         pos.order = np.array(sorted(pos.order, key=lambda m: (m != best, -scores[m])),

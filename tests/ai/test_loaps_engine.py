@@ -196,3 +196,20 @@ def test_one_specialisation_per_kernel(engine: Engine) -> None:
     engine.search(Loaps(), Budget(seconds=60.0, max_depth=3, noise=10))
     engine.perft(Loaps(), 2)
     assert len(S.search_root.signatures) == 1 and len(K.perft.signatures) == 1
+
+
+def test_a_stopped_depth_still_names_the_best_move_it_finished() -> None:
+    game = Loaps()
+    game.advance(random.Random(3), 6)
+    adapter = LoapsAdapter(tt_bits=12)
+    full = adapter.search_depth(adapter.load(game), 4, np.zeros(1, np.int32), False)
+    assert full.completed and not full.partial
+    # a stop flag set from the start stops the search at its first poll (2048 nodes),
+    # after the first few root moves (in the same order, on the same fresh tables)
+    adapter = LoapsAdapter(tt_bits=12)
+    pos = adapter.load(game)
+    first = list(pos.order)
+    stopped = adapter.search_depth(pos, 4, np.ones(1, np.int32), False)
+    assert not stopped.completed and stopped.partial and stopped.nodes == S.POLL + 1
+    assert stopped.move != full.move and first.index(stopped.move) < first.index(full.move)
+    assert stopped.score == full.scores[stopped.move] < full.score
