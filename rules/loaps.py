@@ -198,8 +198,9 @@ class Loaps(Game):
     match_rule = MatchPoints(length=2)
     # A player's moves in a typical game, for sharing the game clock: games between
     # engines end by a connection after 8 to 23 moves a side (13 on average: ai:max
-    # against a C alpha-beta program, 35 games at 20 s a side).
-    moves_estimate = 14
+    # against a C alpha-beta program, 35 games at 20 s a side; at 60 s, planning 14
+    # moves, ai:max still used only 17 s of its 60 on average, 33 s at most).
+    moves_estimate = 12
     summary = (
         "Red (1) and blue (2) move in turn, red first. A piece moves in a straight\n"
         "line (8 directions) exactly as many squares as there are pieces on that\n"

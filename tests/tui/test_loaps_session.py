@@ -64,7 +64,7 @@ def test_the_ai_shares_its_clock_over_the_moves_left_before_the_limit() -> None:
     s = Session(Loaps.from_native(SAMPLES[2]), (HUMAN, AI), now=FakeClock())
     assert s.game.moves_left_estimate(1) == 5
     assert s.request().seconds == pytest.approx(40.7 / 5 * 0.8 - 0.05)
-    assert Loaps.new().moves_left_estimate(0) == 14  # a typical game, not all 50
+    assert Loaps.new().moves_left_estimate(0) == 12  # a typical game, not all 50
 
 
 def test_save_and_load_keep_clocks_points_move_numbers_and_the_match(tmp_path: Path) -> None:
