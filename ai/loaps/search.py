@@ -318,12 +318,16 @@ def store(ply, fr, st, tt):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def cut(ply, side, m, depth, killers, hist):
-    """Remember a move that failed high: killers of its ply, history of its side."""
+def cut(ply, side, m, depth, killers, hist, moves, tried):
+    """Remember a move that failed high: killers of its ply, history of its side; the
+    moves tried before it at this node (moves[ply, :tried]) lose as much history."""
     if m != killers[ply, 0]:
         killers[ply, 1] = killers[ply, 0]
         killers[ply, 0] = m
-    hist[side, m] += depth * depth
+    bonus = depth * depth
+    hist[side, m] += bonus
+    for j in range(tried):
+        hist[side, moves[ply, j]] -= bonus
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -401,7 +405,7 @@ def leaf_parent(st, ply, fr, moves, keys, killers, hist, stats, stop, ev):
             if score > alpha:
                 alpha = score
                 if alpha >= beta:
-                    cut(ply, side, m, 1, killers, hist)
+                    cut(ply, side, m, 1, killers, hist, moves, i if i > 0 else 0)
                     break
     if best_m < 0:  # no legal move: the side to move loses
         best = ply - MATE
@@ -592,7 +596,8 @@ def negamax(st, ply0, side0, left0, depth0, alpha0, beta0, tt, killers, hist, mo
         if score > fr[ply, F_ALPHA]:
             fr[ply, F_ALPHA] = score
         if fr[ply, F_ALPHA] >= fr[ply, F_BETA]:
-            cut(ply, fr[ply, F_SIDE], m, fr[ply, F_DEPTH], killers, hist)
+            tried = fr[ply, F_I] - 1 if fr[ply, F_STAGE] == 2 else 0
+            cut(ply, fr[ply, F_SIDE], m, fr[ply, F_DEPTH], killers, hist, moves, tried)
             value = store(ply, fr, st, tt)
             step = RETURN
         else:
