@@ -16,8 +16,9 @@ the other side from connecting.
 p is a logistic function of the race: the difference of the two sides'
 concentration (the pieces' Chebyshev distances to their centre of mass, less
 the least possible), of their mobility, and a tempo for the side to move.
-Small linear terms in the race and the points keep a decided race making
-progress; near the 50-move draw the value shrinks toward the draw's 0.
+Linear terms in the race and the points keep a decided race making progress
+(and a point worth taking, or keeping from the other side, at any margin);
+near the 50-move draw the value shrinks toward the draw's 0.
 
 Before all that, a side to move that can connect and win on points has won
 (MATE - ply - 1, exact): only a landing square next to every group of its
@@ -82,7 +83,8 @@ DEFAULTS = {
     "tempo": 3,  # quarter moves: the side to move's head start
     "mob": 3,  # eighths of a quarter move per move of mobility over the other side's
     "race": 2,  # per quarter move of the race, linear
-    "points": 2,  # per point, linear
+    "points": 8,  # per point, linear (2 before: 8 won 135.5 of 240 self-play games, 16
+    # against 8 only 51 of 120, at 0.05 s a move)
     "left_full": 24,  # plies before the draw below which the value shrinks toward 0
     "slope": 6.0,  # quarter moves per unit of the logistic's argument
     "sigma": 8.0,  # the points still to come (T's spread)
