@@ -41,7 +41,9 @@ class Depth:
     `score` is in the unit of `SearchResult.score`; `scores` maps move codes to
     their root values in the same unit (exact for every move when all scores were
     asked for, else exact for the best and bounds for the rest). When `completed`
-    is False the search was stopped and nothing but `nodes` may be used.
+    is False the search was stopped and nothing but `nodes` may be used, unless
+    `partial`: then `move` and `score` are the best of the root moves that depth
+    finished, the last depth's best among them (so `move` may be played instead).
     """
 
     move: int
@@ -50,6 +52,7 @@ class Depth:
     exact: bool = False
     nodes: int = 0
     scores: dict[int, float] = field(default_factory=dict)
+    partial: bool = False
 
 
 class Adapter(ABC):

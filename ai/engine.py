@@ -212,7 +212,15 @@ class Engine:
             found = adapter.search_depth(pos, nxt, flag.array, False)
             nodes += found.nodes
             if not found.completed:
-                break  # stopped mid-depth: keep the last completed one
+                # stopped mid-depth: keep the last completed one, unless the stopped depth
+                # (which searched the last best first) found a better move
+                if found.partial and last is not None and found.move != last.move:
+                    last = replace(last, move=found.move, score=found.score)
+                    result = self._result(game, pos, replace(found, exact=False), nxt,
+                                          nodes, start)
+                    if on_info is not None:
+                        on_info(result)
+                break
             depth, last = nxt, found
             result = self._result(game, pos, found, depth, nodes, start)
             if on_info is not None:

@@ -87,7 +87,11 @@ class LoapsAdapter(Adapter):
     # two random moves: red 15, blue 3, 2 draws), so the levels are spaced widely: medium
     # stops at depth 6 (hard beat it 35-3, 2 draws, in 40 games; it beat easy 38-0), and
     # max has 10 times hard's time (at 3 s it beat hard only 23-17 and 24-12 with 4 draws
-    # over 40 games; at 5 s 27-12, 1 draw).
+    # over 40 games; at 5 s 27-12, 1 draw; with the threat extension, the history malus
+    # and points worth 8: 27-11, 2 draws, 70%, `arena match loaps ai:max ai:hard -n 40
+    # --clock none --seed 1`). Against loaps_bot (a C alpha-beta program) at the contest's
+    # 60 s a side ai:max scored 29 and 27 of 40 match points (seeds 1 and 2, 70%), and 28
+    # of 40 with half its clock (30 s against the program's 60).
     levels = {
         "easy": Budget(seconds=0.1, max_depth=2, noise=150),
         "medium": Budget(seconds=0.1, max_depth=6),
@@ -157,7 +161,10 @@ class LoapsAdapter(Adapter):
                                     all_scores, *self._tables(), stop, self.ev)
         nodes = int(self.stats[0])
         if self.stats[1]:
-            return Depth(-1, 0, completed=False, nodes=nodes)
+            # stopped: the best of the root moves finished (the last depth's best first)
+            finished = score > -S.INF
+            return Depth(int(best) if finished else -1, int(score) if finished else 0,
+                         completed=False, nodes=nodes, partial=finished)
         # next depth: best first, then by this depth's scores (stable)
         scores = pos.scores
         pos.order = np.array(sorted(pos.order, key=lambda m: (m != best, -scores[m])),

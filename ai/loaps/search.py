@@ -30,10 +30,12 @@ from ai.loaps.evaluate import (
     LMR_FROM,
     MATE,
     NULL_R,
+    THREAT_EXT,
     WIN_BOUND,
     WIN_CHECK,
     connecting_win,
     evaluate,
+    evaluate_threat,
 )
 from ai.loaps.kernels import (
     BIT,
@@ -160,6 +162,13 @@ def evaluate_s(st, ply, left, ev):
     return evaluate(st[ply, P_ME], st[ply, P_OPP], st[ply, P_C0], st[ply, P_C1],
                     st[ply, P_C2], np.int64(st[ply, P_PME]), np.int64(st[ply, P_POPP]), left,
                     ply, ev)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def evaluate_threat_s(st, ply, left, ev):
+    return evaluate_threat(st[ply, P_ME], st[ply, P_OPP], st[ply, P_C0], st[ply, P_C1],
+                           st[ply, P_C2], np.int64(st[ply, P_PME]), np.int64(st[ply, P_POPP]),
+                           left, ply, ev)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -309,12 +318,48 @@ def store(ply, fr, st, tt):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def cut(ply, side, m, depth, killers, hist):
-    """Remember a move that failed high: killers of its ply, history of its side."""
+def cut(ply, side, m, depth, killers, hist, moves, tried):
+    """Remember a move that failed high: killers of its ply, history of its side; the
+    moves tried before it at this node (moves[ply, :tried]) lose as much history."""
     if m != killers[ply, 0]:
         killers[ply, 1] = killers[ply, 0]
         killers[ply, 0] = m
-    hist[side, m] += depth * depth
+    bonus = depth * depth
+    hist[side, m] += bonus
+    for j in range(tried):
+        hist[side, moves[ply, j]] -= bonus
+
+
+@njit(nogil=True, cache=True, inline="always")
+def replies(st, ply, side, left, alpha, beta, stats, ev):
+    """The value of st[ply] (not over) searched one ply: its moves judged and their
+    children evaluated, in the window (alpha, beta) (fail-soft)."""
+    me = st[ply, P_ME]
+    opp = st[ply, P_OPP]
+    c0 = st[ply, P_C0]
+    c1 = st[ply, P_C1]
+    c2 = st[ply, P_C2]
+    best = ply - MATE  # no legal move: the side to move loses
+    b = me
+    while b != ZERO:
+        k = lowest(b)
+        b &= b - ONE
+        t = targets(k, me, opp, c0, c1, c2)
+        while t != ZERO:
+            to = lowest(t)
+            t &= t - ONE
+            cap = make_s(st, ply, side, k << 6 | to)
+            res = judge_s(st, ply + 1, cap, left - 1)
+            if res != NOT_OVER:
+                score = end_value(res, ply + 1)
+            else:
+                stats[0] += 1
+                score = -evaluate_s(st, ply + 1, left - 1, ev)
+            if score > best:
+                best = score
+                if best >= beta:
+                    return best
+    return best
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -348,14 +393,19 @@ def leaf_parent(st, ply, fr, moves, keys, killers, hist, stats, stop, ev):
             if (stats[0] & POLL) == 0 and stop[0] != 0:
                 stats[1] = 1
                 return True
-            score = -evaluate_s(st, ply + 1, left - 1, ev)
+            value, threat = evaluate_threat_s(st, ply + 1, left - 1, ev)
+            if threat and ev[THREAT_EXT] != 0:
+                # the move threatens to connect and win: the horizon must not hide the
+                # other side's parry, nor its lack (one more ply, of the replies only)
+                value = replies(st, ply + 1, 1 - side, left - 1, -beta, -alpha, stats, ev)
+            score = -value
         if score > best:
             best = score
             best_m = m
             if score > alpha:
                 alpha = score
                 if alpha >= beta:
-                    cut(ply, side, m, 1, killers, hist)
+                    cut(ply, side, m, 1, killers, hist, moves, i if i > 0 else 0)
                     break
     if best_m < 0:  # no legal move: the side to move loses
         best = ply - MATE
@@ -546,7 +596,8 @@ def negamax(st, ply0, side0, left0, depth0, alpha0, beta0, tt, killers, hist, mo
         if score > fr[ply, F_ALPHA]:
             fr[ply, F_ALPHA] = score
         if fr[ply, F_ALPHA] >= fr[ply, F_BETA]:
-            cut(ply, fr[ply, F_SIDE], m, fr[ply, F_DEPTH], killers, hist)
+            tried = fr[ply, F_I] - 1 if fr[ply, F_STAGE] == 2 else 0
+            cut(ply, fr[ply, F_SIDE], m, fr[ply, F_DEPTH], killers, hist, moves, tried)
             value = store(ply, fr, st, tt)
             step = RETURN
         else:

@@ -14,6 +14,7 @@ from ai.engine import Budget, Engine, StopFlag, new_engine
 from ai.loaps import kernels as K
 from ai.loaps import search as S
 from ai.loaps.adapter import LoapsAdapter, move_code, rules_move
+from ai.loaps.evaluate import make_params
 from ai.strength import wins_at_once
 from rules.loaps import CONNECTION, Loaps
 
@@ -195,3 +196,40 @@ def test_one_specialisation_per_kernel(engine: Engine) -> None:
     engine.search(Loaps(), Budget(seconds=60.0, max_depth=3, noise=10))
     engine.perft(Loaps(), 2)
     assert len(S.search_root.signatures) == 1 and len(K.perft.signatures) == 1
+
+
+def leaf_value(game: Loaps, params: np.ndarray) -> int:
+    """negamax at depth 1 (its last ply: every child evaluated, threats extended)."""
+    adapter = LoapsAdapter(tt_bits=12, params=params)
+    pos = adapter.load(game)
+    return int(S.negamax(pos.st, 0, pos.side, pos.left, 1, -S.INF, S.INF, adapter.tt,
+                         adapter.killers, adapter.hist, adapter.moves, adapter.keys,
+                         adapter.frames, adapter.stats, np.zeros(1, np.int32), params))
+
+
+def test_the_threat_extension_sees_a_forced_connection_past_the_horizon() -> None:
+    # at the last ply, a move that threatens a winning connection the other side cannot
+    # parry is a win (in two of the mover's moves), not the evaluation's guess
+    game = position(WIN_IN_2)
+    assert leaf_value(game, make_params()) == S.MATE - 3
+    assert abs(leaf_value(game, make_params(threat=0))) < S.WIN_BOUND
+    # a threat that can be parried is not a win: THREATENED's side to move has parries
+    game = position(THREATENED)
+    assert abs(leaf_value(game, make_params())) < S.WIN_BOUND
+
+
+def test_a_stopped_depth_still_names_the_best_move_it_finished() -> None:
+    game = Loaps()
+    game.advance(random.Random(3), 6)
+    adapter = LoapsAdapter(tt_bits=12)
+    full = adapter.search_depth(adapter.load(game), 4, np.zeros(1, np.int32), False)
+    assert full.completed and not full.partial
+    # a stop flag set from the start stops the search at its first poll (2048 nodes),
+    # after the first few root moves (in the same order, on the same fresh tables)
+    adapter = LoapsAdapter(tt_bits=12)
+    pos = adapter.load(game)
+    first = list(pos.order)
+    stopped = adapter.search_depth(pos, 4, np.ones(1, np.int32), False)
+    assert not stopped.completed and stopped.partial and stopped.nodes == S.POLL + 1
+    assert stopped.move != full.move and first.index(stopped.move) < first.index(full.move)
+    assert stopped.score == full.scores[stopped.move] < full.score
