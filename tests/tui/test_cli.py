@@ -128,6 +128,34 @@ def process(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str
     )
 
 
+def test_a_missing_or_extra_argument_is_named_before_stdin_is_read() -> None:
+    """Issue 23, item 12.1: `arena move boxing < ARENA` names the missing mark, not the
+    arena, and says so without waiting for stdin (the jury's pipe may stay open)."""
+    from rules.boxing import SAMPLE_ARENA
+
+    for args, words in [(["boxing"], "arena move boxing: give the mark to play (like A) "
+                                     "after the game name"),
+                        (["boxing", "A", "B"], "arena move boxing: give one mark to play"),
+                        (["pahtum", "X"], "arena move pahtum: 'X' is one argument too many "
+                                          "for Pah-Tum's program")]:
+        line = assert_user_error(run(["move", *args], SAMPLE_ARENA), words)
+        assert "position" not in line
+        child = subprocess.Popen(  # the fast path, stdin open and silent
+            [sys.executable, "-c", "from tui.cli import main; main()", "move", *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT)
+        try:
+            child.wait(timeout=60)  # stdin is left open: reading it would wait forever
+            assert child.stderr is not None
+            stderr = child.stderr.read()
+        finally:
+            child.kill()
+            for stream in (child.stdin, child.stdout, child.stderr):
+                if stream is not None:
+                    stream.close()
+        assert child.returncode == 2 and stderr.splitlines() == [line], stderr
+
+
 def test_move_pousse_prints_one_move_line() -> None:
     done = process(["move", "pousse", "--time", "1"], "5\nL1\n")
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"

@@ -185,8 +185,18 @@ def read_all(stream: IO[str] | None) -> str:
         raise ContestError("the position on stdin is not text") from None
 
 
+def check_args(contest: Contest, args: Sequence[str]) -> None:
+    """The program's arguments (besides a position file's path), checked before any input
+    is read: a missing or extra argument is named as such, not blamed on the position."""
+    try:
+        contest.codec.check_args(args)
+    except RulesError as err:
+        raise ContestError(f"arena move {contest.game_class.name}: {err}") from None
+
+
 def play_stdin(contest: Contest) -> None:
     codec = contest.codec
+    check_args(contest, contest.args)
     text = read_all(contest.stdin)
     try:
         position = codec.position(text, contest.args)
@@ -218,6 +228,7 @@ def play_file(contest: Contest) -> None:
     codec = contest.codec
     if contest.args:
         path, *rest = contest.args
+        check_args(contest, rest)
         text, where = read_position_file(Path(path)), str(path)
     else:
         text, rest, where = read_all(contest.stdin), [], "on stdin"
@@ -249,8 +260,7 @@ def _read_line(contest: Contest) -> str | None:
 
 def _session_game(contest: Contest) -> Game:
     codec, title = contest.codec, contest.title
-    if contest.args:
-        raise ContestError(f"{title} takes no argument here, not {excerpt(contest.args[0])}")
+    check_args(contest, contest.args)
     lines: list[str] = []
     while len(lines) < codec.header_lines:
         line = _read_line(contest)
