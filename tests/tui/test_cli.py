@@ -156,6 +156,19 @@ def test_a_missing_or_extra_argument_is_named_before_stdin_is_read() -> None:
         assert child.returncode == 2 and stderr.splitlines() == [line], stderr
 
 
+@pytest.mark.parametrize(("stdin", "words"), [
+    ("hi\n", "line 1: 'hi' is not a pillar cell (a row A-J and a column a-j, like 'Bd'): the "
+              "game begins with the 10 pillars, one a line, then Start or Red's first move"),
+    ("Start\n", "line 1: 'Start' is not a pillar cell"),
+    ("Aa\nBa\nCc\n", "line 2: a second pillar in column a (also Aa)"),
+    ("Aa\nBb\nCc\n", "the input ended after 3 of the 10 lines that set up the game"),
+])
+def test_move_pillars_names_the_bad_set_up_line(stdin: str, words: str) -> None:
+    """Issue 23, item 12.2: `echo hi | arena move pillars` names 'hi' as no pillar, not an
+    input that ended early (the CodeCup jury sends the 10 pillars first)."""
+    assert_user_error(run(["move", "pillars"], stdin), words)
+
+
 def test_move_pousse_prints_one_move_line() -> None:
     done = process(["move", "pousse", "--time", "1"], "5\nL1\n")
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"

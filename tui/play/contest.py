@@ -268,6 +268,10 @@ def _session_game(contest: Contest) -> Game:
             raise ContestError(f"the input ended after {len(lines)} of the "
                                f"{codec.header_lines} lines that set up the game")
         lines.append(line)
+        try:  # a wrong line is named as it comes, not when the input ends
+            codec.check_header(lines)
+        except RulesError as err:
+            raise ContestError(f"bad {title} game set-up: {err}") from None
     try:
         return codec.from_header(lines)
     except RulesError as err:
