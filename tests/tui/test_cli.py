@@ -207,7 +207,8 @@ def test_perft_new_pousse_game_with_size() -> None:
 
 
 def test_perft_refusals(tmp_path: Path) -> None:
-    assert_user_error(run(["perft", "pahtum", "0"]), "depth must be 1 or more")
+    assert_user_error(run(["perft", "pahtum", "0"]),
+                      "depth must be a whole number of at least 1 (got 0)")
     assert_user_error(run(["perft", "pahtum", "2", "--opt", "size=5"]),
                       "Pah-Tum has no option 'size' (options: board, blocks)")
     assert_user_error(run(["perft", "pousse", "2", "--opt", "size=30"]), "out of range")
@@ -220,6 +221,18 @@ def test_perft_refusals(tmp_path: Path) -> None:
     for extra in (["--opt", "blocks=5"], ["--seed", "1"]):
         assert_user_error(run(["perft", "pahtum", "1", "--position", str(board), *extra]),
                           "apply to a new game, not to --position")
+
+
+@pytest.mark.parametrize("depth", ["-1", "-0.5", "-3e2"])
+def test_a_negative_depth_is_a_bad_depth_not_an_unknown_option(depth: str) -> None:
+    """Issue 23, item 12.3: Click takes `-1` for an option; the line says what is wrong."""
+    line = f"arena: error: depth must be a whole number of at least 1 (got {depth})"
+    for args in (["perft", "pahtum", depth], ["perft", "pahtum", depth, "--reference"],
+                 ["perft", depth, "pahtum"]):
+        assert assert_user_error(run(args)) == line
+    assert assert_user_error(run(["bench", "pahtum", "--depth", "-1"])) == (
+        "arena: error: --depth must be a whole number of at least 1 (got -1)")
+    assert_user_error(run(["perft", "pahtum", "2", "-x"]), "No such option: -x")
 
 
 def test_perft_seeds_a_random_start() -> None:

@@ -19,6 +19,7 @@ from tui.cli.common import (
     _out,
     _user_errors,
     app,
+    whole_number,
 )
 from tui.cli.console import done_with_kernels, in_worker
 from tui.cli.perft import _check_depth, _rate
@@ -51,7 +52,7 @@ def bench(
     with _user_errors():
         cls = _game_class(game)
         if depth is not None and depth < 1:
-            raise RulesError(f"depth must be 1 or more, not {depth}")
+            raise RulesError(whole_number("--depth", depth))
         if depth is not None:  # the branching of a new game stands for the bench's
             moves = len(cls.new(None, seed=0).legal_moves())
             _check_depth(depth, moves, 0.5, BENCH_NODES, "nodes to search")
@@ -102,7 +103,7 @@ def _bench_startup(game: str, runs: int, depth: int | None) -> None:
         if depth is not None:
             raise RulesError("--depth and --startup do not go together")
         if runs < 1:
-            raise RulesError(f"--runs must be 1 or more, not {runs}")
+            raise RulesError(whole_number("--runs", runs))
         position = console.jit_engine(cls.name).bench_positions()[0]
     _out(f"bench {cls.name} --startup: {runs} runs of `arena move {cls.name}` for each "
          f"--time ({', '.join(f'{t:g}' for t in startup.TIMES)}), load "

@@ -12,6 +12,7 @@ engines only when they run. Every user error is one line on stderr, `arena: erro
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,7 +29,7 @@ from tui.cli.console import (
     one_line,
     quiet_stdout,
 )
-from tui.cli.typer_private import TyperGroup, click
+from tui.cli.typer_private import TyperCommand, TyperGroup, click
 from tui.play import contest
 
 if TYPE_CHECKING:
@@ -83,6 +84,43 @@ def _user_errors() -> Iterator[None]:
         _fail(str(err))
 
 
+NEGATIVE = re.compile(r"-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+class BadValue(click.exceptions.ClickException):
+    """A bad value Click found, said in the CLI's own words (exit 2, no usage hint)."""
+
+    exit_code = USAGE_EXIT
+
+
+class NumberCommand(TyperCommand):
+    """A command with a number argument (`perft`'s DEPTH, named by `number`): a negative
+    number given for it is that argument's bad value, not an unknown option (Click takes
+    `-1` for an option). `number_command(NAME)` makes one."""
+
+    number = "the number"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        original = list(args)  # (Click's parser consumes the list)
+        try:
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoSuchOption as err:
+            given = [arg for arg in original if NEGATIVE.fullmatch(arg)
+                     and arg.startswith(err.option_name)]  # Click names `-0` for `-0.5`
+            if not given:
+                raise
+            raise BadValue(whole_number(self.number, given[0])) from None
+
+
+def number_command(name: str) -> type[NumberCommand]:
+    return type(f"NumberCommand_{name}", (NumberCommand,), {"number": name})
+
+
+def whole_number(name: str, got: object) -> str:
+    """The words for a count given below 1."""
+    return f"{name} must be a whole number of at least 1 (got {got})"
+
+
 class ArenaGroup(TyperGroup):
     """Reports Click/Typer usage errors as one line too (no box, no traceback)."""
 
@@ -102,7 +140,7 @@ class ArenaGroup(TyperGroup):
             message = one_line(err.format_message())
             ctx = getattr(err, "ctx", None)
             if isinstance(err, click.exceptions.UsageError) and ctx is not None:
-                message += f" (see '{ctx.command_path} --help')"
+                message = f"{message.rstrip('.')} (see '{ctx.command_path} --help')"
             typer.echo(f"arena: error: {message}", err=True)
             sys.exit(err.exit_code)
         except typer.Abort as err:

@@ -25,6 +25,8 @@ from tui.cli.common import (
     _seed,
     _user_errors,
     app,
+    number_command,
+    whole_number,
 )
 from tui.cli.console import in_worker
 from tui.play import contest
@@ -37,7 +39,8 @@ def _rate(count: int, seconds: float) -> str:
     return f"{count / seconds:,.0f}" if seconds > 0 else "-"
 
 
-@app.command(short_help="Count the leaf positions at each depth (the move-generator test).")
+@app.command(cls=number_command("depth"),
+             short_help="Count the leaf positions at each depth (the move-generator test).")
 def perft(
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     depth: Annotated[
@@ -72,7 +75,7 @@ def perft(
     with _user_errors():
         cls = _game_class(game)
         if depth < 1:
-            raise RulesError(f"depth must be 1 or more, not {depth}")
+            raise RulesError(whole_number("depth", depth))
         if joker and not cls.has_joker:
             raise RulesError(f"--joker: {cls.title} has no joker")
         options = _options(cls, opt)
