@@ -266,6 +266,38 @@ def test_bench_runs_every_position() -> None:
     assert_user_error(run(["bench", "pahtum", "--depth", "0"]), "depth")
 
 
+@pytest.mark.parametrize("name", ["pahtum", "loaps", "pillars", "boxing", "pousse"])
+def test_bench_columns_never_run_together(name: str) -> None:
+    """Issue 23, item 12.4: `best c1 c5 score` ran LOAPS's move into the next column. Every
+    move the bench positions can print (a joker's too) leaves the columns after it where
+    they are, two spaces apart."""
+    from ai.engine import get_engine
+    from tui.cli.bench import move_width, position_line
+
+    cls = get_game(name)
+    positions = get_engine(name).bench_positions()
+    width = move_width(cls, positions)
+    texts = {start.move_text(move) for start in positions for move in start.legal_moves()}
+    if cls.has_joker:
+        texts |= {"!" + text.lstrip("!") for text in texts}
+    columns = set()
+    for text in texts:
+        result = types.SimpleNamespace(depth=12, move_text=text, score=-153, nodes=10**9)
+        line = position_line(10, 10, result, 123.4, width)
+        before, after = line.split(f"best {text}", 1)
+        assert re.match(r"  +score  +-153  ", after), line
+        columns.add(line.index("score"))
+    assert len(columns) == 1
+
+
+def test_bench_loaps_keeps_its_move_apart_from_the_score() -> None:
+    result = run(["bench", "loaps", "--depth", "1"])
+    assert result.exit_code == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("position")]
+    assert lines and all(re.search(r"best [a-g][1-7] [a-g][1-7]  score ", x) for x in lines)
+    assert len({line.index("score") for line in lines}) == 1
+
+
 # ----- play (the UI is replaced by a recorder) -------------------------------------------
 
 

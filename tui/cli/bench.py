@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -25,7 +26,7 @@ from tui.cli.console import done_with_kernels, in_worker
 from tui.cli.perft import _check_depth, _rate
 
 if TYPE_CHECKING:
-    pass
+    from rules import Game
 
 
 @app.command(short_help="Search the engine's fixed bench positions; print nodes and speed.")
@@ -63,6 +64,7 @@ def bench(
         if depth is not None:
             budget = replace(budget, max_depth=depth)
         positions = engine.bench_positions()
+        width = move_width(cls, positions)
         in_worker(engine.warm_up)  # compile or load the kernels outside the timing
         _out(f"bench {cls.name}: {len(positions)} positions, depth {budget.max_depth}")
         total_nodes, total_time = 0, 0.0
@@ -72,11 +74,7 @@ def bench(
             spent = time.perf_counter() - began
             total_nodes += result.nodes
             total_time += spent
-            _out(
-                f"position {i:>2}/{len(positions)}  depth {result.depth:>2}  "
-                f"best {result.move_text:<5} score {result.score:+6d}  "
-                f"nodes {result.nodes:>12,}  {spent:7.3f} s  {_rate(result.nodes, spent):>12} n/s"
-            )
+            _out(position_line(i, len(positions), result, spent, width))
         _out("=" * 40)
         _out(f"Total time (s) : {total_time:.3f}")
         _out(f"Nodes searched : {total_nodes}")
@@ -93,6 +91,22 @@ def bench(
             _out(f"Exact endgames : {solved} of {len(endgames)} solved, mean "
                  f"{spent / len(endgames):.3f} s, slowest {slowest:.3f} s (limit {limit:g} s)")
     done_with_kernels()
+
+
+def move_width(cls: type[Game], positions: Sequence[Game]) -> int:
+    """The widest best move the positions can print: the longest text of a legal move
+    there (a joker's `!` included), so the columns after it line up."""
+    texts = {start.move_text(move) for start in positions for move in start.legal_moves()}
+    joker = 1 if cls.has_joker else 0
+    return max((len(text) + (joker if text[:1] != "!" else 0) for text in texts), default=1)
+
+
+def position_line(i: int, count: int, result: Any, spent: float, width: int) -> str:
+    """One bench position's line; its columns are two spaces apart, so that a move with a
+    space in it (LOAPS's `c1 c5`) never runs into the next column."""
+    return (f"position {i:>2}/{count}  depth {result.depth:>2}  "
+            f"best {result.move_text:<{width}}  score {result.score:+6d}  "
+            f"nodes {result.nodes:>12,}  {spent:7.3f} s  {_rate(result.nodes, spent):>12} n/s")
 
 
 def _bench_startup(game: str, runs: int, depth: int | None) -> None:
