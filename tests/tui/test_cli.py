@@ -266,6 +266,15 @@ def test_bench_runs_every_position() -> None:
     assert_user_error(run(["bench", "pahtum", "--depth", "0"]), "depth")
 
 
+def test_bench_refuses_runs_without_startup() -> None:
+    """--runs was ignored without a word when --startup was not given."""
+    assert_user_error(run(["bench", "pahtum", "--runs", "3"]),
+                      "--runs goes with --startup: it counts the processes timed for each "
+                      "--time")
+    assert_user_error(run(["bench", "pahtum", "--startup", "--runs", "0"]),
+                      "--runs must be a whole number of at least 1 (got 0)")
+
+
 @pytest.mark.parametrize("name", ["pahtum", "loaps", "pillars", "boxing", "pousse"])
 def test_bench_columns_never_run_together(name: str) -> None:
     """Issue 23, item 12.4: `best c1 c5 score` ran LOAPS's move into the next column. Every

@@ -28,6 +28,8 @@ from tui.cli.perft import _check_depth, _rate
 if TYPE_CHECKING:
     from rules import Game
 
+STARTUP_RUNS = 10  # --startup's processes for each --time
+
 
 @app.command(short_help="Search the engine's fixed bench positions; print nodes and speed.")
 def bench(
@@ -42,16 +44,21 @@ def bench(
                      "the first search, and the wall time for --time 0.25, 0.5 and 1"),
     ] = False,
     runs: Annotated[
-        int, typer.Option(metavar="N", help="with --startup: processes for each --time")
-    ] = 10,
+        int | None,
+        typer.Option(metavar="N", help="with --startup: processes for each --time "
+                     f"[default: {STARTUP_RUNS}]"),
+    ] = None,
 ) -> None:
     """Search the engine's fixed bench positions at a fixed depth; print nodes and speed.
     With --startup, time whole contest processes (`arena move GAME`) instead."""
     if startup:
-        _bench_startup(game, runs, depth)
+        _bench_startup(game, STARTUP_RUNS if runs is None else runs, depth)
         return
     with _user_errors():
         cls = _game_class(game)
+        if runs is not None:
+            raise RulesError("--runs goes with --startup: it counts the processes timed "
+                             "for each --time")
         if depth is not None and depth < 1:
             raise RulesError(whole_number("--depth", depth))
         if depth is not None:  # the branching of a new game stands for the bench's
