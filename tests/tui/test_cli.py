@@ -417,6 +417,43 @@ def test_play_loads_a_checked_file(ui: list[dict], tmp_path: Path) -> None:
     assert ui[0]["load"] == path
 
 
+def test_play_refuses_what_a_loaded_file_decides(ui: list[dict], tmp_path: Path) -> None:
+    """Issue 23, item 12.5: `--opt` with `--load` was ignored without a word. The file
+    sets the board and the clock, and a save seats its players: what it overrules is
+    refused in one line; a native position still takes the players given."""
+    game = get_game("pahtum").from_native(SAMPLE_BOARD)
+    game.play_text("A1")
+    save = tmp_path / "g.arena.json"
+    write_save(save, doc_from_game(game, [HUMAN, PlayerSpec.ai("hard")]))
+    position = tmp_path / "g.txt"
+    position.write_text(game.to_native())
+    load = ["play", "pahtum", "--load"]
+    assert_user_error(run([*load, str(save), "--opt", "board=sample"]),
+                      "--opt applies to a new game, not to --load: the save in g.arena.json "
+                      "decides the board and the clock")
+    assert_user_error(run([*load, str(position), "--seed", "3", "--clock", "none"]),
+                      "--seed and --clock apply to a new game, not to --load: the position "
+                      "in g.txt decides")
+    assert_user_error(run([*load, str(save), "--x", "ai", "--level", "easy"]),
+                      "--x and --level seat players in a new game or a loaded position, not "
+                      "a save: g.arena.json seats its own")
+    assert ui == []
+    assert run([*load, str(position), "--x", "ai:easy"]).exit_code == 0
+    assert ui[-1]["players"] == [PlayerSpec.ai("easy"), PlayerSpec.ai("hard")]
+    assert run([*load, str(save)]).exit_code == 0
+
+
+def test_play_names_a_save_dir_that_is_a_file(ui: list[dict], tmp_path: Path) -> None:
+    """It said `[Errno 17] File exists: ...`."""
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert_user_error(run(["play", "pahtum", "--save-dir", str(taken)]),
+                      f"--save-dir {taken} is a file, not a folder")
+    assert_user_error(run(["play", "pahtum", "--save-dir", str(taken / "below")]),
+                      f"--save-dir {taken / 'below'}: cannot make the folder: Not a directory")
+    assert ui == []
+
+
 def test_bare_arena_opens_the_menu(ui: list[dict]) -> None:
     result = run([])
     assert result.exit_code == 0, result.stderr
