@@ -488,6 +488,8 @@ def test_bare_arena_opens_the_menu(ui: list[dict]) -> None:
         (["play", "pousse", "--clock", "move:0"], "bad clock 'move:0'"),
         (["play", "pousse", "--clock", "game:soon"], "bad clock 'game:soon'"),
         (["play", "pahtum", "--load", "/no/such/file"], "no such file"),
+        (["play", "pahtum", "--x", "rev:no-such-revision:max"],
+         "--x: bad revision 'no-such-revision'"),
     ],
 )
 def test_play_refuses_bad_settings(ui: list[dict], args: list[str], words: str) -> None:
@@ -559,6 +561,41 @@ def test_version_and_help() -> None:
     for name in ("play", "move", "perft", "bench"):
         line = next(x for x in listing.splitlines() if x.strip().startswith(name + " "))
         assert line.rstrip().endswith("."), line
+
+
+def help_text(command: str) -> str:
+    result = run([command, "--help"])
+    assert result.exit_code == 0, result.stderr
+    return " ".join(result.stdout.split())  # (Click wraps the lines)
+
+
+# Each form of player `PlayerSpec.parse` reads, with an example of it.
+PLAYER_FORMS = {"human": "human", "ai": "ai", "ai:LEVEL": "ai:max", "ai:LEVEL@SECONDS":
+                "ai:max@2", "prog:COMMAND": "prog:true", "random": "random", "greedy": "greedy",
+                "rev:REV:LEVEL": "rev:HEAD:max"}
+
+
+def test_help_lists_every_player_the_commands_accept() -> None:
+    """Issue 23, item 12.6: `arena play --help` listed "human, ai or ai:LEVEL" only."""
+    from rules.players import PlayerError
+
+    for example in PLAYER_FORMS.values():
+        PlayerSpec.parse(example)
+    with pytest.raises(PlayerError) as refused:  # the forms the parser names are all here
+        PlayerSpec.parse("nobody")
+    named = refused.value.args[0].split("use ", 1)[1].replace(" or ", ", ").split(", ")
+    assert set(named) <= set(PLAYER_FORMS)
+    play, match = help_text("play"), help_text("match")
+    for form in PLAYER_FORMS:
+        assert form in play, form
+        assert (form in match) == (form != "human"), form
+    assert "--x SPEC two-player games: who takes the first seat, a SPEC as for --player" in play
+
+
+def test_move_help_says_what_each_game_takes() -> None:
+    text = help_text("move")
+    assert "for boxing the mark to play (like A, the arena on stdin), for loaps the position " \
+        "file's path (none: the file on stdin), for the others nothing" in text
 
 
 def test_the_clis_default_level_is_the_setup_screens(ui: list[dict]) -> None:

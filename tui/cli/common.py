@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from rules import LEVELS, PlayerSpec, RulesError, game_names, get_game
+from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, game_names, get_game
 from rules.base import COUNT_OPTION
 from saves.format import SaveError
 from tui.cli.console import (
@@ -45,7 +45,12 @@ BENCH_NODES = 1e10
 MAX_DEPTH = 200  # beyond any game's length; bigger numbers are refused before estimating
 GAME_HELP = f"the game: {', '.join(game_names())}"
 LEVEL_HELP = f"AI level: {', '.join(LEVELS)}"
-PLAYER_HELP = f"human, ai or ai:LEVEL ({', '.join(LEVELS)})"
+# Every player `PlayerSpec.parse` reads; a match takes all but `human`, and has no --level.
+MACHINE_HELP = (f"ai:LEVEL ({', '.join(LEVELS)}), ai:LEVEL@SECONDS (its own time a move), "
+                "'prog:COMMAND' (a contest program's command line, quoted), random, greedy "
+                "or rev:REV:LEVEL (the engine of an older git revision)")
+PLAYER_HELP = f"human, ai (at --level), {MACHINE_HELP}"
+MATCH_PLAYER_HELP = f"ai ({DEFAULT_LEVEL}), {MACHINE_HELP}"
 OPT_HELP = "a game option, e.g. size=7 (repeatable; a wrong name lists the game's options)"
 
 
@@ -268,15 +273,31 @@ def _players(cls: type[Game], given: list[str] | None, x: str | None, o: str | N
             spec = PlayerSpec.parse(text, level)
         except RulesError as err:
             raise RulesError(f"{flag}: {err}") from None
-        if spec.command is not None:  # a program that does not start is refused now
-            from tui.play.programs import CommandError, parse_command
-
-            try:
-                parse_command(spec.command)
-            except CommandError as err:
-                raise RulesError(f"{flag}: {err}") from None
+        try:
+            check_player(spec)
+        except RulesError as err:
+            raise RulesError(f"{flag}: {err}") from None
         players.append(spec)
     return players
+
+
+def check_player(spec: PlayerSpec) -> None:
+    """RulesError now for a player that could not play: a program that does not start,
+    a git revision that is not there."""
+    if spec.command is not None:
+        from tui.play.programs import CommandError, parse_command
+
+        try:
+            parse_command(spec.command)
+        except CommandError as err:
+            raise RulesError(str(err)) from None
+    if spec.revision is not None:
+        from ai import revision
+
+        try:
+            revision.resolve(spec.revision)
+        except revision.RevisionError as err:
+            raise RulesError(str(err)) from None
 
 
 def _is_tty(stream: Any) -> bool:

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import tui.cli.console as console
-from rules import LEVELS, PlayerSpec, RulesError, TimeControl
+from rules import PlayerSpec, RulesError, TimeControl
 from rules.base import COUNT_OPTION
 from tui.cli.common import (
     GAME_HELP,
+    MATCH_PLAYER_HELP,
     OPT_HELP,
     _columns,
     _count,
@@ -26,6 +27,7 @@ from tui.cli.common import (
     _say,
     _user_errors,
     app,
+    check_player,
 )
 from tui.cli.console import INTERRUPTED_EXIT, done_with_kernels, exit_now, in_worker
 
@@ -40,8 +42,6 @@ def _match_players(cls: type[Game], given: list[str], options: dict[str, Any]
                    ) -> list[PlayerSpec]:
     """The match's players (ai:LEVEL or prog:COMMAND, each command checked to start); a
     game that takes the player count gets it into `options`."""
-    from tui.play.programs import CommandError, parse_command
-
     low, high = cls.player_count
     count = len(given)
     if count < 2:
@@ -58,18 +58,10 @@ def _match_players(cls: type[Game], given: list[str], options: dict[str, Any]
         try:
             spec = PlayerSpec.parse(text)
             if spec.is_human:
-                raise RulesError("a match has no people: use ai:LEVEL, prog:COMMAND, random, "
-                                 "greedy or rev:REV:LEVEL")
-            if spec.command is not None:
-                parse_command(spec.command)
-            if spec.revision is not None:
-                from ai import revision
-
-                try:
-                    revision.resolve(spec.revision)
-                except revision.RevisionError as err:
-                    raise RulesError(str(err)) from None
-        except (RulesError, CommandError) as err:
+                raise RulesError("a match has no people: use ai:LEVEL, ai:LEVEL@SECONDS, "
+                                 "prog:COMMAND, random, greedy or rev:REV:LEVEL")
+            check_player(spec)
+        except RulesError as err:
             raise RulesError(f"player {i}: {err}") from None
         players.append(spec)
     return players
@@ -81,11 +73,8 @@ def match(
     players: Annotated[
         list[str],
         typer.Argument(metavar="PLAYER",
-                       help=f"ai:LEVEL ({', '.join(LEVELS)}), ai:LEVEL@SECONDS (its own "
-                       "time a move), 'prog:COMMAND' (a contest program's command line, "
-                       "quoted), random, greedy, or rev:REV:LEVEL (the engine of an older "
-                       "git revision); more than two make a round robin (a game for more "
-                       "than two seats them all in every game)"),
+                       help=f"{MATCH_PLAYER_HELP}; more than two make a round robin (a "
+                       "game for more than two seats them all in every game)"),
     ],
     games: Annotated[
         int,

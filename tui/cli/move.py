@@ -35,8 +35,9 @@ def move(
     args: Annotated[
         list[str] | None,
         typer.Argument(metavar="ARGS",
-                       help="what the game's contest program takes: a position file's "
-                       "path, a mark, or nothing"),
+                       help="what the game's contest program takes: for boxing the mark "
+                       "to play (like A, the arena on stdin), for loaps the position file's "
+                       "path (none: the file on stdin), for the others nothing"),
     ] = None,
     level: Annotated[str, typer.Option(metavar="LEVEL", help=LEVEL_HELP)] = "max",
     time_limit: Annotated[

@@ -45,14 +45,14 @@ def play(
     x: Annotated[
         str | None,
         typer.Option("--x", metavar="SPEC",
-                     help=f"two-player games: who takes the first seat: {PLAYER_HELP} "
-                     "[default: human]"),
+                     help="two-player games: who takes the first seat, a SPEC as for "
+                     "--player [default: human]"),
     ] = None,
     o: Annotated[
         str | None,
         typer.Option("--o", metavar="SPEC",
-                     help=f"two-player games: who takes the second seat: {PLAYER_HELP} "
-                     "[default: ai]"),
+                     help="two-player games: who takes the second seat, a SPEC as for "
+                     "--player [default: ai]"),
     ] = None,
     level: Annotated[
         str, typer.Option(metavar="LEVEL", help=f"{LEVEL_HELP}, for players given as ai")
