@@ -548,6 +548,23 @@ def test_huge_or_binary_stdin_is_refused_with_a_short_line(game: str) -> None:
     assert "\x1b" not in line and len(line) < 200
 
 
+@pytest.mark.parametrize(("args", "words"), [
+    (["perft", "pahtum", "1", "--position", ""], "--position needs a path, not an empty one"),
+    (["match", "pahtum", "ai", "ai", "--out", ""], "--out needs a path, not an empty one"),
+    (["play", "pahtum", "--load", ""], "--load needs a path, not an empty one"),
+    (["play", "pahtum", "--save-dir", ""], "--save-dir needs a path, not an empty one"),
+    (["move", "loaps", ""], "arena move loaps: the position file's path is empty"),
+    (["move", "loaps"], "arena move loaps: give the position file's path after the game name "
+                        "(or the file on stdin)"),
+])
+def test_an_empty_path_is_named_not_taken_for_the_current_folder(
+        ui: list[dict], args: list[str], words: str) -> None:
+    """Click made '' the current folder: `--out ''` wrote a match's saves there, and the
+    others said ".: is a folder"."""
+    assert_user_error(run(args, ""), words)
+    assert ui == []
+
+
 def test_a_huge_position_file_is_not_read_to_the_end(tmp_path: Path) -> None:
     assert_user_error(run(["perft", "pahtum", "1", "--position", "/dev/zero"]),
                       "not a regular file")

@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -298,6 +299,15 @@ def check_player(spec: PlayerSpec) -> None:
             revision.resolve(spec.revision)
         except revision.RevisionError as err:
             raise RulesError(str(err)) from None
+
+
+def _path(value: str | None, flag: str) -> Path | None:
+    """A path option's value (taken as text: Click makes '' the current folder)."""
+    if value is None:
+        return None
+    if not value:
+        raise RulesError(f"{flag} needs a path, not an empty one")
+    return Path(value)
 
 
 def _is_tty(stream: Any) -> bool:

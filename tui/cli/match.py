@@ -6,7 +6,6 @@ import math
 import os
 import signal
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -24,6 +23,7 @@ from tui.cli.common import (
     _is_tty,
     _options,
     _out,
+    _path,
     _say,
     _user_errors,
     app,
@@ -102,7 +102,7 @@ def match(
                      "run does)"),
     ] = None,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--out", metavar="DIR",
                      help="write every finished game there as a save (match-001.arena.json)"),
     ] = None,
@@ -140,7 +140,8 @@ def match(
         cls.new(options, seed=seed)  # impossible combinations fail here
         tasks = runner.plan(cls, options, len(specs), games, seed)
         per = runner.games_per_pairing(cls, len(specs), games)
-        folder = None if out is None else runner.out_folder(out)
+        out_path = _path(out, "--out")
+        folder = None if out_path is None else runner.out_folder(out_path)
         entrants = runner.entrants(specs, players)
         if chosen is None:  # notices once the input is known to be good
             _say(f"seed {seed} (--seed {seed} plays the same starts)")

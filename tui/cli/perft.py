@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -22,6 +21,7 @@ from tui.cli.common import (
     _game_class,
     _options,
     _out,
+    _path,
     _seed,
     _user_errors,
     app,
@@ -47,7 +47,7 @@ def perft(
         int, typer.Argument(metavar="DEPTH", help="count move sequences up to this many moves")
     ],
     position: Annotated[
-        Path | None,
+        str | None,
         typer.Option(metavar="FILE", help="a native position or save file [default: a new game]"),
     ] = None,
     reference: Annotated[
@@ -87,13 +87,14 @@ def perft(
                                  f"{options[COUNT_OPTION]} disagree")
             options.update(cls.parse_options({COUNT_OPTION: players}))
         seed = _seed(cls, seed)
-        if position is not None:
+        path = _path(position, "--position")
+        if path is not None:
             if options or seed is not None:
                 raise RulesError("--opt, --players and --seed apply to a new game, not to "
                                  "--position")
             from saves.store import load_position
 
-            start = load_position(cls.name, position)
+            start = load_position(cls.name, path)
         else:
             start = cls.new(options, seed=0 if seed is None else seed)
         budget = REFERENCE_LEAVES if reference else PERFT_LEAVES

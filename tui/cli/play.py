@@ -17,6 +17,7 @@ from tui.cli.common import (
     _game_class,
     _is_tty,
     _options,
+    _path,
     _players,
     _seed,
     _user_errors,
@@ -68,13 +69,14 @@ def play(
         typer.Option(metavar="CLOCK", help="none, move:SECONDS or game:SECONDS "
                      "[default: the game's usual clock]"),
     ] = None,
-    load: Annotated[
-        Path | None,
-        typer.Option(metavar="FILE", help="a save or native position file to start from; "
+    load_text: Annotated[
+        str | None,
+        typer.Option("--load", metavar="FILE",
+                     help="a save or native position file to start from; "
                      "it sets the board and the clock (so no --opt, --seed or --clock with "
                      "it), a save also its players"),
     ] = None,
-    save_dir: Annotated[Path | None, typer.Option(metavar="DIR", help="where saves go")] = None,
+    save_dir: Annotated[str | None, typer.Option(metavar="DIR", help="where saves go")] = None,
     allow_programs: Annotated[
         bool,
         typer.Option("--allow-programs",
@@ -93,6 +95,7 @@ def play(
         control = (cls.offered_time_controls()[0] if clock is None
                    else TimeControl.parse(clock))
         cls.new(options, seed=seed)  # impossible combinations fail here, not in the UI
+        load = _path(load_text, "--load")
         if load is not None:
             from saves.store import is_save, load_position, saved_programs
 
@@ -105,7 +108,8 @@ def play(
                     f"{load.name} seats programs that would run here ("
                     f"{'; '.join(programs)}): play it on a terminal, where Arena shows "
                     "their command lines and asks, or pass --allow-programs")
-        folder = None if save_dir is None else _save_folder(save_dir)
+        save_path = _path(save_dir, "--save-dir")
+        folder = None if save_path is None else _save_folder(save_path)
     from tui.app import run
 
     code = run(

@@ -226,12 +226,18 @@ def read_position_file(path: Path) -> str:
 def play_file(contest: Contest) -> None:
     """The position file named by the first argument; without one, the same text on stdin."""
     codec = contest.codec
+    name = contest.game_class.name
     if contest.args:
         path, *rest = contest.args
         check_args(contest, rest)
+        if not path:
+            raise ContestError(f"arena move {name}: the position file's path is empty")
         text, where = read_position_file(Path(path)), str(path)
     else:
         text, rest, where = read_all(contest.stdin), [], "on stdin"
+        if not text:
+            raise ContestError(f"arena move {name}: give the position file's path after the "
+                               "game name (or the file on stdin)")
     try:
         position = codec.position(text, rest)
     except RulesError as err:
