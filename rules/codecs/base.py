@@ -76,6 +76,8 @@ class Codec(ABC, Generic[G]):
 
     protocol: ClassVar[Protocol] = Protocol.STDIN
     header_lines: ClassVar[int] = 0  # SESSION: the jury's lines that set up a game
+    # What a one-move program's arguments are, for `arena move --help` ("": none)
+    args_help: ClassVar[str] = ""
 
     def __init__(self, game_class: type[G]) -> None:
         self.game_class = game_class

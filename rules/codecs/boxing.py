@@ -23,6 +23,8 @@ from rules.codecs.base import MalformedReply, PositionCodec
 
 
 class BoxingCodec(PositionCodec[Boxing]):
+    args_help = "the mark to play (like A), the arena on stdin"
+
     def check_args(self, args: Sequence[str]) -> None:
         """One argument, the mark to play (checked before the arena is read)."""
         if not args:

@@ -611,8 +611,8 @@ def test_help_lists_every_player_the_commands_accept() -> None:
 
 def test_move_help_says_what_each_game_takes() -> None:
     text = help_text("move")
-    assert "for boxing the mark to play (like A, the arena on stdin), for loaps the position " \
-        "file's path (none: the file on stdin), for the others nothing" in text
+    assert "for loaps the position file's path (none: the file on stdin); for boxing the " \
+        "mark to play (like A), the arena on stdin; for the others nothing" in text
 
 
 def test_the_clis_default_level_is_the_setup_screens(ui: list[dict]) -> None:

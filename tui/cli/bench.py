@@ -110,7 +110,7 @@ def move_width(cls: type[Game], positions: Sequence[Game]) -> int:
 
 def position_line(i: int, count: int, result: Any, spent: float, width: int) -> str:
     """One bench position's line; its columns are two spaces apart, so that a move with a
-    space in it (LOAPS's `c1 c5`) never runs into the next column."""
+    space in it (`c1 c5`) never runs into the next column."""
     return (f"position {i:>2}/{count}  depth {result.depth:>2}  "
             f"best {result.move_text:<{width}}  score {result.score:+6d}  "
             f"nodes {result.nodes:>12,}  {spent:7.3f} s  {_rate(result.nodes, spent):>12} n/s")
