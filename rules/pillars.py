@@ -61,6 +61,12 @@ def parse_pillars(lines: Sequence[str]) -> tuple[int, ...]:
     """Ten pillar lines (`Aa`..), one per row and column, as the column of each row."""
     if len(lines) != SIZE:
         raise PositionError(f"expected {SIZE} pillar lines (like 'Bd'), got {len(lines)}")
+    return check_pillar_lines(lines)
+
+
+def check_pillar_lines(lines: Sequence[str]) -> tuple[int, ...]:
+    """The first pillar lines (up to ten), checked: PositionError naming the first that
+    is no pillar or repeats a row or column; the column of each row (-1: none yet)."""
     cols = [-1] * SIZE
     seen_cols: dict[int, str] = {}
     for i, raw in enumerate(lines, 1):

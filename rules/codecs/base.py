@@ -76,6 +76,8 @@ class Codec(ABC, Generic[G]):
 
     protocol: ClassVar[Protocol] = Protocol.STDIN
     header_lines: ClassVar[int] = 0  # SESSION: the jury's lines that set up a game
+    # What a one-move program's arguments are, for `arena move --help` ("": none)
+    args_help: ClassVar[str] = ""
 
     def __init__(self, game_class: type[G]) -> None:
         self.game_class = game_class
@@ -84,6 +86,14 @@ class Codec(ABC, Generic[G]):
         return f"{type(self).__name__}({self.game_class.__name__})"
 
     # ----- arena move: what the program reads and writes ---------------------------------
+    def check_args(self, args: Sequence[str]) -> None:
+        """The arguments a one-move program is given besides a position file's path,
+        checked before its position is read: RulesError saying what is wrong with them
+        (so that a missing argument is not blamed on the position). None by default."""
+        if args:
+            raise RulesError(f"{excerpt(args[0])} is one argument too many for "
+                             f"{self.game_class.title}'s program")
+
     def position(self, text: str, args: Sequence[str] = ()) -> G:
         """The position a one-move program is handed: the native text (stdin, or the file
         named by the first argument) and any further arguments (none by default)."""
@@ -100,6 +110,12 @@ class Codec(ABC, Generic[G]):
         """What a one-move program prints for a position with no move to make, or None to
         refuse it (the default: the game is over)."""
         return None
+
+    def check_header(self, lines: Sequence[str]) -> None:
+        """The first lines of a whole-game session's set-up as they arrive (fewer than
+        `header_lines` until the last): RulesError naming the first bad one, so that a
+        wrong line is named at once rather than after the input ends. None by default:
+        `from_header` judges the whole set-up."""
 
     def from_header(self, lines: Sequence[str]) -> G:
         """The game a whole-game session's first `header_lines` lines set up: by default

@@ -23,6 +23,19 @@ from rules.codecs.base import MalformedReply, PositionCodec
 
 
 class BoxingCodec(PositionCodec[Boxing]):
+    args_help = "the mark to play (like A), the arena on stdin"
+
+    def check_args(self, args: Sequence[str]) -> None:
+        """One argument, the mark to play (checked before the arena is read)."""
+        if not args:
+            raise PositionError("give the mark to play (like A) after the game name: "
+                                "the arena comes on stdin")
+        if len(args) > 1:
+            raise PositionError(f"give one mark to play (like A), not {len(args)} arguments")
+        if not is_mark(args[0]):
+            raise PositionError(f"the mark must be one printable ASCII character, not a space, "
+                                f"- or o; got {excerpt(args[0])}")
+
     def position(self, text: str, args: Sequence[str] = ()) -> Boxing:
         """The arena, played by the mark given as the one argument (a mark the arena does
         not show yet joins the players)."""

@@ -11,6 +11,7 @@ from rules.loaps import Loaps
 
 class LoapsCodec(LineCodec[Loaps]):
     protocol = Protocol.FILE
+    args_help = "the position file's path (none: the file on stdin)"
 
     def native_text(self, game: Loaps, seconds_left: Sequence[float | None] | None = None
                     ) -> str:

@@ -300,11 +300,6 @@ NINE = native("".join("ABCDEFGHI") + VACANT * (CELLS - 9))
     (SAMPLE_ARENA.replace("\n", "\r\n"), ["A"], "\\r characters"),
     ("", ["A"], "empty input"),
     (NINE, ["A"], "9 different marks"),
-    (SAMPLE_ARENA, ["-"], "got '-'"),
-    (SAMPLE_ARENA, ["o"], "got 'o'"),
-    (SAMPLE_ARENA, ["AB"], "got 'AB'"),
-    (SAMPLE_ARENA, [], "takes one argument, the mark to play (like A), not 0"),
-    (SAMPLE_ARENA, ["A", "B"], "takes one argument, the mark to play (like A), not 2"),
 ])
 def test_bad_input_is_one_error_line_and_exit_2(stdin: str, args: list[str],
                                                 words: str) -> None:
@@ -312,6 +307,23 @@ def test_bad_input_is_one_error_line_and_exit_2(stdin: str, args: list[str],
     line = assert_user_error(done, "bad Boxing position on stdin: ", words)
     assert done.out == b""
     assert len(line) < 300
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["-"], "got '-'"),
+    (["o"], "got 'o'"),
+    (["AB"], "got 'AB'"),
+    ([], "give the mark to play (like A) after the game name"),
+    (["A", "B"], "give one mark to play (like A), not 2 arguments"),
+])
+def test_a_bad_or_missing_mark_is_named_before_the_arena_is_read(args: list[str],
+                                                                 words: str) -> None:
+    """The argument is judged first, and not blamed on the arena: with no input at all
+    the mark is still what the line names."""
+    for stdin in (SAMPLE_ARENA, ""):
+        done = arena(["move", "boxing", *args], stdin)
+        line = assert_user_error(done, "arena: error: arena move boxing: ", words)
+        assert "position" not in line and done.out == b""
 
 
 def test_a_bad_character_is_named_in_full() -> None:

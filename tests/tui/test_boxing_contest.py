@@ -30,6 +30,6 @@ def test_a_full_arena_is_copied_unchanged_without_the_engine() -> None:
 
 def test_bad_input_is_one_line_and_no_output() -> None:
     assert "mark" in refused(Boxing, EMPTY_ARENA, ["-"])
-    assert "argument" in refused(Boxing, EMPTY_ARENA, [])
+    assert "give the mark to play" in refused(Boxing, EMPTY_ARENA, [])
     assert refused(Boxing, EMPTY_ARENA[:-1], ["A"])
     assert refused(Boxing, EMPTY_ARENA.replace("-", "--", 1), ["A"])

@@ -128,6 +128,47 @@ def process(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str
     )
 
 
+def test_a_missing_or_extra_argument_is_named_before_stdin_is_read() -> None:
+    """Issue 23, item 12.1: `arena move boxing < ARENA` names the missing mark, not the
+    arena, and says so without waiting for stdin (the jury's pipe may stay open)."""
+    from rules.boxing import SAMPLE_ARENA
+
+    for args, words in [(["boxing"], "arena move boxing: give the mark to play (like A) "
+                                     "after the game name"),
+                        (["boxing", "A", "B"], "arena move boxing: give one mark to play"),
+                        (["pahtum", "X"], "arena move pahtum: 'X' is one argument too many "
+                                          "for Pah-Tum's program")]:
+        line = assert_user_error(run(["move", *args], SAMPLE_ARENA), words)
+        assert "position" not in line
+        child = subprocess.Popen(  # the fast path, stdin open and silent
+            [sys.executable, "-c", "from tui.cli import main; main()", "move", *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT)
+        try:
+            child.wait(timeout=60)  # stdin is left open: reading it would wait forever
+            assert child.stderr is not None
+            stderr = child.stderr.read()
+        finally:
+            child.kill()
+            for stream in (child.stdin, child.stdout, child.stderr):
+                if stream is not None:
+                    stream.close()
+        assert child.returncode == 2 and stderr.splitlines() == [line], stderr
+
+
+@pytest.mark.parametrize(("stdin", "words"), [
+    ("hi\n", "line 1: 'hi' is not a pillar cell (a row A-J and a column a-j, like 'Bd'): the "
+              "game begins with the 10 pillars, one a line, then Start or Red's first move"),
+    ("Start\n", "line 1: 'Start' is not a pillar cell"),
+    ("Aa\nBa\nCc\n", "line 2: a second pillar in column a (also Aa)"),
+    ("Aa\nBb\nCc\n", "the input ended after 3 of the 10 lines that set up the game"),
+])
+def test_move_pillars_names_the_bad_set_up_line(stdin: str, words: str) -> None:
+    """Issue 23, item 12.2: `echo hi | arena move pillars` names 'hi' as no pillar, not an
+    input that ended early (the CodeCup jury sends the 10 pillars first)."""
+    assert_user_error(run(["move", "pillars"], stdin), words)
+
+
 def test_move_pousse_prints_one_move_line() -> None:
     done = process(["move", "pousse", "--time", "1"], "5\nL1\n")
     assert done.returncode == 0, f"exit {done.returncode}: {done.stderr[-2000:]}"
@@ -166,7 +207,8 @@ def test_perft_new_pousse_game_with_size() -> None:
 
 
 def test_perft_refusals(tmp_path: Path) -> None:
-    assert_user_error(run(["perft", "pahtum", "0"]), "depth must be 1 or more")
+    assert_user_error(run(["perft", "pahtum", "0"]),
+                      "depth must be a whole number of at least 1 (got 0)")
     assert_user_error(run(["perft", "pahtum", "2", "--opt", "size=5"]),
                       "Pah-Tum has no option 'size' (options: board, blocks)")
     assert_user_error(run(["perft", "pousse", "2", "--opt", "size=30"]), "out of range")
@@ -179,6 +221,18 @@ def test_perft_refusals(tmp_path: Path) -> None:
     for extra in (["--opt", "blocks=5"], ["--seed", "1"]):
         assert_user_error(run(["perft", "pahtum", "1", "--position", str(board), *extra]),
                           "apply to a new game, not to --position")
+
+
+@pytest.mark.parametrize("depth", ["-1", "-0.5", "-3e2"])
+def test_a_negative_depth_is_a_bad_depth_not_an_unknown_option(depth: str) -> None:
+    """Issue 23, item 12.3: Click takes `-1` for an option; the line says what is wrong."""
+    line = f"arena: error: depth must be a whole number of at least 1 (got {depth})"
+    for args in (["perft", "pahtum", depth], ["perft", "pahtum", depth, "--reference"],
+                 ["perft", depth, "pahtum"]):
+        assert assert_user_error(run(args)) == line
+    assert assert_user_error(run(["bench", "pahtum", "--depth", "-1"])) == (
+        "arena: error: --depth must be a whole number of at least 1 (got -1)")
+    assert_user_error(run(["perft", "pahtum", "2", "-x"]), "No such option: -x")
 
 
 def test_perft_seeds_a_random_start() -> None:
@@ -210,6 +264,47 @@ def test_bench_runs_every_position() -> None:
     assert re.fullmatch(r"Exact endgames : \d+ of 20 solved, mean \d+\.\d+ s, slowest \d+\.\d+ s "
                         r"\(limit 2 s\)", lines[-1]), lines[-1]
     assert_user_error(run(["bench", "pahtum", "--depth", "0"]), "depth")
+
+
+def test_bench_refuses_runs_without_startup() -> None:
+    """--runs was ignored without a word when --startup was not given."""
+    assert_user_error(run(["bench", "pahtum", "--runs", "3"]),
+                      "--runs goes with --startup: it counts the processes timed for each "
+                      "--time")
+    assert_user_error(run(["bench", "pahtum", "--startup", "--runs", "0"]),
+                      "--runs must be a whole number of at least 1 (got 0)")
+
+
+@pytest.mark.parametrize("name", ["pahtum", "loaps", "pillars", "boxing", "pousse"])
+def test_bench_columns_never_run_together(name: str) -> None:
+    """Issue 23, item 12.4: `best c1 c5 score` ran LOAPS's move into the next column. Every
+    move the bench positions can print (a joker's too) leaves the columns after it where
+    they are, two spaces apart."""
+    from ai.engine import get_engine
+    from tui.cli.bench import move_width, position_line
+
+    cls = get_game(name)
+    positions = get_engine(name).bench_positions()
+    width = move_width(cls, positions)
+    texts = {start.move_text(move) for start in positions for move in start.legal_moves()}
+    if cls.has_joker:
+        texts |= {"!" + text.lstrip("!") for text in texts}
+    columns = set()
+    for text in texts:
+        result = types.SimpleNamespace(depth=12, move_text=text, score=-153, nodes=10**9)
+        line = position_line(10, 10, result, 123.4, width)
+        before, after = line.split(f"best {text}", 1)
+        assert re.match(r"  +score  +-153  ", after), line
+        columns.add(line.index("score"))
+    assert len(columns) == 1
+
+
+def test_bench_loaps_keeps_its_move_apart_from_the_score() -> None:
+    result = run(["bench", "loaps", "--depth", "1"])
+    assert result.exit_code == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("position")]
+    assert lines and all(re.search(r"best [a-g][1-7] [a-g][1-7]  score ", x) for x in lines)
+    assert len({line.index("score") for line in lines}) == 1
 
 
 # ----- play (the UI is replaced by a recorder) -------------------------------------------
@@ -322,6 +417,43 @@ def test_play_loads_a_checked_file(ui: list[dict], tmp_path: Path) -> None:
     assert ui[0]["load"] == path
 
 
+def test_play_refuses_what_a_loaded_file_decides(ui: list[dict], tmp_path: Path) -> None:
+    """Issue 23, item 12.5: `--opt` with `--load` was ignored without a word. The file
+    sets the board and the clock, and a save seats its players: what it overrules is
+    refused in one line; a native position still takes the players given."""
+    game = get_game("pahtum").from_native(SAMPLE_BOARD)
+    game.play_text("A1")
+    save = tmp_path / "g.arena.json"
+    write_save(save, doc_from_game(game, [HUMAN, PlayerSpec.ai("hard")]))
+    position = tmp_path / "g.txt"
+    position.write_text(game.to_native())
+    load = ["play", "pahtum", "--load"]
+    assert_user_error(run([*load, str(save), "--opt", "board=sample"]),
+                      "--opt applies to a new game, not to --load: the save in g.arena.json "
+                      "decides the board and the clock")
+    assert_user_error(run([*load, str(position), "--seed", "3", "--clock", "none"]),
+                      "--seed and --clock apply to a new game, not to --load: the position "
+                      "in g.txt decides")
+    assert_user_error(run([*load, str(save), "--x", "ai", "--level", "easy"]),
+                      "--x and --level seat players in a new game or a loaded position, not "
+                      "a save: g.arena.json seats its own")
+    assert ui == []
+    assert run([*load, str(position), "--x", "ai:easy"]).exit_code == 0
+    assert ui[-1]["players"] == [PlayerSpec.ai("easy"), PlayerSpec.ai("hard")]
+    assert run([*load, str(save)]).exit_code == 0
+
+
+def test_play_names_a_save_dir_that_is_a_file(ui: list[dict], tmp_path: Path) -> None:
+    """It said `[Errno 17] File exists: ...`."""
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert_user_error(run(["play", "pahtum", "--save-dir", str(taken)]),
+                      f"--save-dir {taken} is a file, not a folder")
+    assert_user_error(run(["play", "pahtum", "--save-dir", str(taken / "below")]),
+                      f"--save-dir {taken / 'below'}: cannot make the folder: Not a directory")
+    assert ui == []
+
+
 def test_bare_arena_opens_the_menu(ui: list[dict]) -> None:
     result = run([])
     assert result.exit_code == 0, result.stderr
@@ -356,6 +488,8 @@ def test_bare_arena_opens_the_menu(ui: list[dict]) -> None:
         (["play", "pousse", "--clock", "move:0"], "bad clock 'move:0'"),
         (["play", "pousse", "--clock", "game:soon"], "bad clock 'game:soon'"),
         (["play", "pahtum", "--load", "/no/such/file"], "no such file"),
+        (["play", "pahtum", "--x", "rev:no-such-revision:max"],
+         "--x: bad revision 'no-such-revision'"),
     ],
 )
 def test_play_refuses_bad_settings(ui: list[dict], args: list[str], words: str) -> None:
@@ -414,6 +548,23 @@ def test_huge_or_binary_stdin_is_refused_with_a_short_line(game: str) -> None:
     assert "\x1b" not in line and len(line) < 200
 
 
+@pytest.mark.parametrize(("args", "words"), [
+    (["perft", "pahtum", "1", "--position", ""], "--position needs a path, not an empty one"),
+    (["match", "pahtum", "ai", "ai", "--out", ""], "--out needs a path, not an empty one"),
+    (["play", "pahtum", "--load", ""], "--load needs a path, not an empty one"),
+    (["play", "pahtum", "--save-dir", ""], "--save-dir needs a path, not an empty one"),
+    (["move", "loaps", ""], "arena move loaps: the position file's path is empty"),
+    (["move", "loaps"], "arena move loaps: give the position file's path after the game name "
+                        "(or the file on stdin)"),
+])
+def test_an_empty_path_is_named_not_taken_for_the_current_folder(
+        ui: list[dict], args: list[str], words: str) -> None:
+    """Click made '' the current folder: `--out ''` wrote a match's saves there, and the
+    others said ".: is a folder"."""
+    assert_user_error(run(args, ""), words)
+    assert ui == []
+
+
 def test_a_huge_position_file_is_not_read_to_the_end(tmp_path: Path) -> None:
     assert_user_error(run(["perft", "pahtum", "1", "--position", "/dev/zero"]),
                       "not a regular file")
@@ -427,6 +578,41 @@ def test_version_and_help() -> None:
     for name in ("play", "move", "perft", "bench"):
         line = next(x for x in listing.splitlines() if x.strip().startswith(name + " "))
         assert line.rstrip().endswith("."), line
+
+
+def help_text(command: str) -> str:
+    result = run([command, "--help"])
+    assert result.exit_code == 0, result.stderr
+    return " ".join(result.stdout.split())  # (Click wraps the lines)
+
+
+# Each form of player `PlayerSpec.parse` reads, with an example of it.
+PLAYER_FORMS = {"human": "human", "ai": "ai", "ai:LEVEL": "ai:max", "ai:LEVEL@SECONDS":
+                "ai:max@2", "prog:COMMAND": "prog:true", "random": "random", "greedy": "greedy",
+                "rev:REV:LEVEL": "rev:HEAD:max"}
+
+
+def test_help_lists_every_player_the_commands_accept() -> None:
+    """Issue 23, item 12.6: `arena play --help` listed "human, ai or ai:LEVEL" only."""
+    from rules.players import PlayerError
+
+    for example in PLAYER_FORMS.values():
+        PlayerSpec.parse(example)
+    with pytest.raises(PlayerError) as refused:  # the forms the parser names are all here
+        PlayerSpec.parse("nobody")
+    named = refused.value.args[0].split("use ", 1)[1].replace(" or ", ", ").split(", ")
+    assert set(named) <= set(PLAYER_FORMS)
+    play, match = help_text("play"), help_text("match")
+    for form in PLAYER_FORMS:
+        assert form in play, form
+        assert (form in match) == (form != "human"), form
+    assert "--x SPEC two-player games: who takes the first seat, a SPEC as for --player" in play
+
+
+def test_move_help_says_what_each_game_takes() -> None:
+    text = help_text("move")
+    assert "for loaps the position file's path (none: the file on stdin); for boxing the " \
+        "mark to play (like A), the arena on stdin; for the others nothing" in text
 
 
 def test_the_clis_default_level_is_the_setup_screens(ui: list[dict]) -> None:

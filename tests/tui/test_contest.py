@@ -239,7 +239,8 @@ def test_time_overrides_the_clock_and_a_search_gets_a_minimum() -> None:
     [
         (PahTum, "", (), "bad Pah-Tum position on stdin: empty input"),
         (Pousse, "3\n", (), "bad Pousse position on stdin: "),
-        (Pousse, "5\n", ("A",), "takes no argument here, not 'A'"),
+        (Pousse, "5\n", ("A",), "arena move pousse: 'A' is one argument too many for Pousse's "
+                                  "program"),
         (PahTum, "+XOXOXO\n" + "XOXOXOX\nOXOXOXO\n" * 3, (), "the game is over (board full"),
     ],
 )
@@ -332,7 +333,8 @@ def test_file_refusals(tmp_path: Path) -> None:
     assert refused(FilePahTum, "", [str(bad)]).startswith(f"bad Pah-Tum position in {bad}: ")
     good = tmp_path / "good.txt"
     good.write_text(SAMPLE_BOARD)
-    assert "takes no argument here, not 'X'" in refused(FilePahTum, "", [str(good), "X"])
+    assert refused(FilePahTum, "", [str(good), "X"]) == (
+        "arena move pahtum: 'X' is one argument too many for Pah-Tum's program")
 
 
 # ----- SESSION --------------------------------------------------------------------------
@@ -406,7 +408,8 @@ def test_session_stops_searching_once_the_game_is_over() -> None:
         (SessionPahTum, "-------\n" * 3, (), "the input ended after 3 of the 7 lines"),
         (SessionPousse, "five\nStart\n", (),
          "bad Pousse game set-up: line 1 must be the board size N (4-20), not 'five'"),
-        (SessionPousse, "5\n", ("extra",), "Pousse takes no argument here, not 'extra'"),
+        (SessionPousse, "5\n", ("extra",),
+         "arena move pousse: 'extra' is one argument too many for Pousse's program"),
         (SessionPousse, "5\nZ9\n", (), "line 2: bad move 'Z9': "),
         (SessionPousse, "5\nL6\n", (), "line 2: bad move 'L6': "),
     ],

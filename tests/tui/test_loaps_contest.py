@@ -62,7 +62,8 @@ def test_a_file_with_no_legal_move_is_refused(tmp_path: Path) -> None:
 def test_missing_and_extra_arguments(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     assert refused(Loaps, "", [str(missing)]) == f"{missing}: no such file"
-    assert "takes no argument here" in refused(Loaps, "", [write(tmp_path, SAMPLES[0]), "X"])
+    assert refused(Loaps, "", [write(tmp_path, SAMPLES[0]), "X"]) == (
+        "arena move loaps: 'X' is one argument too many for LOAPS's program")
 
 
 def test_the_cli_refuses_bad_files_with_exit_code_2(tmp_path: Path) -> None:

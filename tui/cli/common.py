@@ -12,14 +12,16 @@ engines only when they run. Every user error is one line on stderr, `arena: erro
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from rules import LEVELS, PlayerSpec, RulesError, game_names, get_game
+from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, game_names, get_game
 from rules.base import COUNT_OPTION
 from saves.format import SaveError
 from tui.cli.console import (
@@ -28,7 +30,7 @@ from tui.cli.console import (
     one_line,
     quiet_stdout,
 )
-from tui.cli.typer_private import TyperGroup, click
+from tui.cli.typer_private import TyperCommand, TyperGroup, click
 from tui.play import contest
 
 if TYPE_CHECKING:
@@ -44,7 +46,12 @@ BENCH_NODES = 1e10
 MAX_DEPTH = 200  # beyond any game's length; bigger numbers are refused before estimating
 GAME_HELP = f"the game: {', '.join(game_names())}"
 LEVEL_HELP = f"AI level: {', '.join(LEVELS)}"
-PLAYER_HELP = f"human, ai or ai:LEVEL ({', '.join(LEVELS)})"
+# Every player `PlayerSpec.parse` reads; a match takes all but `human`, and has no --level.
+MACHINE_HELP = (f"ai:LEVEL ({', '.join(LEVELS)}), ai:LEVEL@SECONDS (its own time a move), "
+                "'prog:COMMAND' (a contest program's command line, quoted), random, greedy "
+                "or rev:REV:LEVEL (the engine of an older git revision)")
+PLAYER_HELP = f"human, ai (at --level), {MACHINE_HELP}"
+MATCH_PLAYER_HELP = f"ai ({DEFAULT_LEVEL}), {MACHINE_HELP}"
 OPT_HELP = "a game option, e.g. size=7 (repeatable; a wrong name lists the game's options)"
 
 
@@ -83,6 +90,43 @@ def _user_errors() -> Iterator[None]:
         _fail(str(err))
 
 
+NEGATIVE = re.compile(r"-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+class BadValue(click.exceptions.ClickException):
+    """A bad value Click found, said in the CLI's own words (exit 2, no usage hint)."""
+
+    exit_code = USAGE_EXIT
+
+
+class NumberCommand(TyperCommand):
+    """A command with a number argument (`perft`'s DEPTH, named by `number`): a negative
+    number given for it is that argument's bad value, not an unknown option (Click takes
+    `-1` for an option). `number_command(NAME)` makes one."""
+
+    number = "the number"
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        original = list(args)  # (Click's parser consumes the list)
+        try:
+            return super().parse_args(ctx, args)
+        except click.exceptions.NoSuchOption as err:
+            given = [arg for arg in original if NEGATIVE.fullmatch(arg)
+                     and arg.startswith(err.option_name)]  # Click names `-0` for `-0.5`
+            if not given:
+                raise
+            raise BadValue(whole_number(self.number, given[0])) from None
+
+
+def number_command(name: str) -> type[NumberCommand]:
+    return type(f"NumberCommand_{name}", (NumberCommand,), {"number": name})
+
+
+def whole_number(name: str, got: object) -> str:
+    """The words for a count given below 1."""
+    return f"{name} must be a whole number of at least 1 (got {got})"
+
+
 class ArenaGroup(TyperGroup):
     """Reports Click/Typer usage errors as one line too (no box, no traceback)."""
 
@@ -102,7 +146,7 @@ class ArenaGroup(TyperGroup):
             message = one_line(err.format_message())
             ctx = getattr(err, "ctx", None)
             if isinstance(err, click.exceptions.UsageError) and ctx is not None:
-                message += f" (see '{ctx.command_path} --help')"
+                message = f"{message.rstrip('.')} (see '{ctx.command_path} --help')"
             typer.echo(f"arena: error: {message}", err=True)
             sys.exit(err.exit_code)
         except typer.Abort as err:
@@ -230,15 +274,40 @@ def _players(cls: type[Game], given: list[str] | None, x: str | None, o: str | N
             spec = PlayerSpec.parse(text, level)
         except RulesError as err:
             raise RulesError(f"{flag}: {err}") from None
-        if spec.command is not None:  # a program that does not start is refused now
-            from tui.play.programs import CommandError, parse_command
-
-            try:
-                parse_command(spec.command)
-            except CommandError as err:
-                raise RulesError(f"{flag}: {err}") from None
+        try:
+            check_player(spec)
+        except RulesError as err:
+            raise RulesError(f"{flag}: {err}") from None
         players.append(spec)
     return players
+
+
+def check_player(spec: PlayerSpec) -> None:
+    """RulesError now for a player that could not play: a program that does not start,
+    a git revision that is not there."""
+    if spec.command is not None:
+        from tui.play.programs import CommandError, parse_command
+
+        try:
+            parse_command(spec.command)
+        except CommandError as err:
+            raise RulesError(str(err)) from None
+    if spec.revision is not None:
+        from ai import revision
+
+        try:
+            revision.resolve(spec.revision)
+        except revision.RevisionError as err:
+            raise RulesError(str(err)) from None
+
+
+def _path(value: str | None, flag: str) -> Path | None:
+    """A path option's value (taken as text: Click makes '' the current folder)."""
+    if value is None:
+        return None
+    if not value:
+        raise RulesError(f"{flag} needs a path, not an empty one")
+    return Path(value)
 
 
 def _is_tty(stream: Any) -> bool:

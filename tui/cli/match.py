@@ -6,16 +6,16 @@ import math
 import os
 import signal
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 import tui.cli.console as console
-from rules import LEVELS, PlayerSpec, RulesError, TimeControl
+from rules import PlayerSpec, RulesError, TimeControl
 from rules.base import COUNT_OPTION
 from tui.cli.common import (
     GAME_HELP,
+    MATCH_PLAYER_HELP,
     OPT_HELP,
     _columns,
     _count,
@@ -23,9 +23,11 @@ from tui.cli.common import (
     _is_tty,
     _options,
     _out,
+    _path,
     _say,
     _user_errors,
     app,
+    check_player,
 )
 from tui.cli.console import INTERRUPTED_EXIT, done_with_kernels, exit_now, in_worker
 
@@ -40,8 +42,6 @@ def _match_players(cls: type[Game], given: list[str], options: dict[str, Any]
                    ) -> list[PlayerSpec]:
     """The match's players (ai:LEVEL or prog:COMMAND, each command checked to start); a
     game that takes the player count gets it into `options`."""
-    from tui.play.programs import CommandError, parse_command
-
     low, high = cls.player_count
     count = len(given)
     if count < 2:
@@ -58,18 +58,10 @@ def _match_players(cls: type[Game], given: list[str], options: dict[str, Any]
         try:
             spec = PlayerSpec.parse(text)
             if spec.is_human:
-                raise RulesError("a match has no people: use ai:LEVEL, prog:COMMAND, random, "
-                                 "greedy or rev:REV:LEVEL")
-            if spec.command is not None:
-                parse_command(spec.command)
-            if spec.revision is not None:
-                from ai import revision
-
-                try:
-                    revision.resolve(spec.revision)
-                except revision.RevisionError as err:
-                    raise RulesError(str(err)) from None
-        except (RulesError, CommandError) as err:
+                raise RulesError("a match has no people: use ai:LEVEL, ai:LEVEL@SECONDS, "
+                                 "prog:COMMAND, random, greedy or rev:REV:LEVEL")
+            check_player(spec)
+        except RulesError as err:
             raise RulesError(f"player {i}: {err}") from None
         players.append(spec)
     return players
@@ -81,11 +73,8 @@ def match(
     players: Annotated[
         list[str],
         typer.Argument(metavar="PLAYER",
-                       help=f"ai:LEVEL ({', '.join(LEVELS)}), ai:LEVEL@SECONDS (its own "
-                       "time a move), 'prog:COMMAND' (a contest program's command line, "
-                       "quoted), random, greedy, or rev:REV:LEVEL (the engine of an older "
-                       "git revision); more than two make a round robin (a game for more "
-                       "than two seats them all in every game)"),
+                       help=f"{MATCH_PLAYER_HELP}; more than two make a round robin (a "
+                       "game for more than two seats them all in every game)"),
     ],
     games: Annotated[
         int,
@@ -113,7 +102,7 @@ def match(
                      "run does)"),
     ] = None,
     out: Annotated[
-        Path | None,
+        str | None,
         typer.Option("--out", metavar="DIR",
                      help="write every finished game there as a save (match-001.arena.json)"),
     ] = None,
@@ -151,7 +140,8 @@ def match(
         cls.new(options, seed=seed)  # impossible combinations fail here
         tasks = runner.plan(cls, options, len(specs), games, seed)
         per = runner.games_per_pairing(cls, len(specs), games)
-        folder = None if out is None else runner.out_folder(out)
+        out_path = _path(out, "--out")
+        folder = None if out_path is None else runner.out_folder(out_path)
         entrants = runner.entrants(specs, players)
         if chosen is None:  # notices once the input is known to be good
             _say(f"seed {seed} (--seed {seed} plays the same starts)")

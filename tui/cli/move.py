@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 import tui.cli.console as console
-from rules import RulesError, codec_of
+from rules import RulesError, codec_of, game_names, get_game
 from tui.cli.common import (
     GAME_HELP,
     LEVEL_HELP,
@@ -29,14 +29,21 @@ if TYPE_CHECKING:
 # ----- move: the contest program ----------------------------------------------------------
 
 
+def _args_help() -> str:
+    """What each game's contest program takes, from its codec."""
+    said = [f"for {name} {codec_of(get_game(name)).args_help}" for name in game_names()
+            if codec_of(get_game(name)).args_help]
+    return f"what the game's contest program takes: {'; '.join(said)}; for the others nothing"
+
+
+
 @app.command(short_help="The contest program: answer the jury in the game's protocol.")
 def move(
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     args: Annotated[
         list[str] | None,
         typer.Argument(metavar="ARGS",
-                       help="what the game's contest program takes: a position file's "
-                       "path, a mark, or nothing"),
+                       help=_args_help()),
     ] = None,
     level: Annotated[str, typer.Option(metavar="LEVEL", help=LEVEL_HELP)] = "max",
     time_limit: Annotated[

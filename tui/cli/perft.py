@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -22,9 +21,12 @@ from tui.cli.common import (
     _game_class,
     _options,
     _out,
+    _path,
     _seed,
     _user_errors,
     app,
+    number_command,
+    whole_number,
 )
 from tui.cli.console import in_worker
 from tui.play import contest
@@ -37,14 +39,15 @@ def _rate(count: int, seconds: float) -> str:
     return f"{count / seconds:,.0f}" if seconds > 0 else "-"
 
 
-@app.command(short_help="Count the leaf positions at each depth (the move-generator test).")
+@app.command(cls=number_command("depth"),
+             short_help="Count the leaf positions at each depth (the move-generator test).")
 def perft(
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     depth: Annotated[
         int, typer.Argument(metavar="DEPTH", help="count move sequences up to this many moves")
     ],
     position: Annotated[
-        Path | None,
+        str | None,
         typer.Option(metavar="FILE", help="a native position or save file [default: a new game]"),
     ] = None,
     reference: Annotated[
@@ -72,7 +75,7 @@ def perft(
     with _user_errors():
         cls = _game_class(game)
         if depth < 1:
-            raise RulesError(f"depth must be 1 or more, not {depth}")
+            raise RulesError(whole_number("depth", depth))
         if joker and not cls.has_joker:
             raise RulesError(f"--joker: {cls.title} has no joker")
         options = _options(cls, opt)
@@ -84,13 +87,14 @@ def perft(
                                  f"{options[COUNT_OPTION]} disagree")
             options.update(cls.parse_options({COUNT_OPTION: players}))
         seed = _seed(cls, seed)
-        if position is not None:
+        path = _path(position, "--position")
+        if path is not None:
             if options or seed is not None:
                 raise RulesError("--opt, --players and --seed apply to a new game, not to "
                                  "--position")
             from saves.store import load_position
 
-            start = load_position(cls.name, position)
+            start = load_position(cls.name, path)
         else:
             start = cls.new(options, seed=0 if seed is None else seed)
         budget = REFERENCE_LEAVES if reference else PERFT_LEAVES

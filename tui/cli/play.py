@@ -17,12 +17,14 @@ from tui.cli.common import (
     _game_class,
     _is_tty,
     _options,
+    _path,
     _players,
     _seed,
     _user_errors,
     app,
 )
 from tui.cli.console import level as _level
+from tui.cli.typer_private import click
 
 if TYPE_CHECKING:
     pass
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
 @app.command(short_help="Play a game in the terminal, against the AI or a person.")
 def play(
+    ctx: typer.Context,
     game: Annotated[str, typer.Argument(metavar="GAME", help=GAME_HELP)],
     player: Annotated[
         list[str] | None,
@@ -43,14 +46,14 @@ def play(
     x: Annotated[
         str | None,
         typer.Option("--x", metavar="SPEC",
-                     help=f"two-player games: who takes the first seat: {PLAYER_HELP} "
-                     "[default: human]"),
+                     help="two-player games: who takes the first seat, a SPEC as for "
+                     "--player [default: human]"),
     ] = None,
     o: Annotated[
         str | None,
         typer.Option("--o", metavar="SPEC",
-                     help=f"two-player games: who takes the second seat: {PLAYER_HELP} "
-                     "[default: ai]"),
+                     help="two-player games: who takes the second seat, a SPEC as for "
+                     "--player [default: ai]"),
     ] = None,
     level: Annotated[
         str, typer.Option(metavar="LEVEL", help=f"{LEVEL_HELP}, for players given as ai")
@@ -66,11 +69,14 @@ def play(
         typer.Option(metavar="CLOCK", help="none, move:SECONDS or game:SECONDS "
                      "[default: the game's usual clock]"),
     ] = None,
-    load: Annotated[
-        Path | None,
-        typer.Option(metavar="FILE", help="a save or native position file to start from"),
+    load_text: Annotated[
+        str | None,
+        typer.Option("--load", metavar="FILE",
+                     help="a save or native position file to start from; "
+                     "it sets the board and the clock (so no --opt, --seed or --clock with "
+                     "it), a save also its players"),
     ] = None,
-    save_dir: Annotated[Path | None, typer.Option(metavar="DIR", help="where saves go")] = None,
+    save_dir: Annotated[str | None, typer.Option(metavar="DIR", help="where saves go")] = None,
     allow_programs: Annotated[
         bool,
         typer.Option("--allow-programs",
@@ -78,7 +84,9 @@ def play(
                      "the app shows their command lines and asks first)"),
     ] = False,
 ) -> None:
-    """Play a game in the terminal (everything is checked before the board opens)."""
+    """Play a game in the terminal (everything is checked before the board opens).
+    With --load the file sets up the game: --opt, --seed and --clock are refused with it,
+    and so are the players of a save (a native position takes the players given)."""
     with _user_errors():
         cls = _game_class(game)
         options = _options(cls, opt)
@@ -87,10 +95,12 @@ def play(
         control = (cls.offered_time_controls()[0] if clock is None
                    else TimeControl.parse(clock))
         cls.new(options, seed=seed)  # impossible combinations fail here, not in the UI
+        load = _path(load_text, "--load")
         if load is not None:
-            from saves.store import load_position, saved_programs
+            from saves.store import is_save, load_position, saved_programs
 
             load_position(cls.name, load)
+            _check_load(ctx, load, is_save(load))
             programs = saved_programs(load)
             if programs and not allow_programs and not (_is_tty(sys.stdin)
                                                         and _is_tty(sys.stdout)):
@@ -98,11 +108,8 @@ def play(
                     f"{load.name} seats programs that would run here ("
                     f"{'; '.join(programs)}): play it on a terminal, where Arena shows "
                     "their command lines and asks, or pass --allow-programs")
-        folder = None
-        if save_dir is not None:
-            from saves.store import save_dir as make_save_dir
-
-            folder = make_save_dir(save_dir)
+        save_path = _path(save_dir, "--save-dir")
+        folder = None if save_path is None else _save_folder(save_path)
     from tui.app import run
 
     code = run(
@@ -117,3 +124,50 @@ def play(
     )
     if code:
         raise typer.Exit(code)
+
+
+# What a loaded file decides instead of the command line: every file its position (so
+# its options and seed) and its clock (a save's own, a position's from its format or
+# the game's usual one); a save also its players.
+NEW_GAME_ONLY = (("opt", "--opt"), ("seed", "--seed"), ("clock", "--clock"))
+SAVE_DECIDES = (("player", "--player"), ("x", "--x"), ("o", "--o"), ("level", "--level"))
+
+
+def _given(ctx: typer.Context, names: tuple[tuple[str, str], ...]) -> list[str]:
+    """The flags among `names` given on the command line (not left at their defaults)."""
+    default = click.core.ParameterSource.DEFAULT
+    return [flag for name, flag in names
+            if ctx.get_parameter_source(name) not in (None, default)]
+
+
+def _check_load(ctx: typer.Context, load: Path, save: bool) -> None:
+    """Refuse what --load would silently overrule (one line naming the flags)."""
+    what = "save" if save else "position"
+    given = _given(ctx, NEW_GAME_ONLY)
+    if given:
+        raise RulesError(f"{_flags(given)} {'applies' if len(given) == 1 else 'apply'} to a "
+                         f"new game, not to --load: the {what} in {load.name} decides the "
+                         "board and the clock")
+    given = _given(ctx, SAVE_DECIDES) if save else []
+    if given:
+        raise RulesError(f"{_flags(given)} {'seats' if len(given) == 1 else 'seat'} players "
+                         f"in a new game or a loaded position, not a save: {load.name} seats "
+                         "its own")
+
+
+def _flags(flags: list[str]) -> str:
+    return flags[0] if len(flags) == 1 else f"{', '.join(flags[:-1])} and {flags[-1]}"
+
+
+def _save_folder(path: Path) -> Path:
+    """--save-dir: the folder, made if missing; one line naming it otherwise."""
+    from saves.store import save_dir as make_save_dir
+
+    folder = path.expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise RulesError(f"--save-dir {folder} is a file, not a folder")
+    try:
+        return make_save_dir(folder)
+    except OSError as err:
+        raise RulesError(f"--save-dir {folder}: cannot make the folder: "
+                         f"{err.strerror or err}") from None

@@ -33,6 +33,7 @@ def check_version(version: str) -> None:
 check_version(typer.__version__)
 
 from typer import _click as click  # noqa: E402  (the Click Typer bundles: its exceptions)
-from typer.core import TyperGroup  # noqa: E402
+from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
-__all__ = ["TYPER_TESTED", "TyperGroup", "TyperVersionError", "check_version", "click"]
+__all__ = ["TYPER_TESTED", "TyperCommand", "TyperGroup", "TyperVersionError", "check_version",
+           "click"]

@@ -185,8 +185,18 @@ def read_all(stream: IO[str] | None) -> str:
         raise ContestError("the position on stdin is not text") from None
 
 
+def check_args(contest: Contest, args: Sequence[str]) -> None:
+    """The program's arguments (besides a position file's path), checked before any input
+    is read: a missing or extra argument is named as such, not blamed on the position."""
+    try:
+        contest.codec.check_args(args)
+    except RulesError as err:
+        raise ContestError(f"arena move {contest.game_class.name}: {err}") from None
+
+
 def play_stdin(contest: Contest) -> None:
     codec = contest.codec
+    check_args(contest, contest.args)
     text = read_all(contest.stdin)
     try:
         position = codec.position(text, contest.args)
@@ -216,11 +226,18 @@ def read_position_file(path: Path) -> str:
 def play_file(contest: Contest) -> None:
     """The position file named by the first argument; without one, the same text on stdin."""
     codec = contest.codec
+    name = contest.game_class.name
     if contest.args:
         path, *rest = contest.args
+        check_args(contest, rest)
+        if not path:
+            raise ContestError(f"arena move {name}: the position file's path is empty")
         text, where = read_position_file(Path(path)), str(path)
     else:
         text, rest, where = read_all(contest.stdin), [], "on stdin"
+        if not text:
+            raise ContestError(f"arena move {name}: give the position file's path after the "
+                               "game name (or the file on stdin)")
     try:
         position = codec.position(text, rest)
     except RulesError as err:
@@ -249,8 +266,7 @@ def _read_line(contest: Contest) -> str | None:
 
 def _session_game(contest: Contest) -> Game:
     codec, title = contest.codec, contest.title
-    if contest.args:
-        raise ContestError(f"{title} takes no argument here, not {excerpt(contest.args[0])}")
+    check_args(contest, contest.args)
     lines: list[str] = []
     while len(lines) < codec.header_lines:
         line = _read_line(contest)
@@ -258,6 +274,10 @@ def _session_game(contest: Contest) -> Game:
             raise ContestError(f"the input ended after {len(lines)} of the "
                                f"{codec.header_lines} lines that set up the game")
         lines.append(line)
+        try:  # a wrong line is named as it comes, not when the input ends
+            codec.check_header(lines)
+        except RulesError as err:
+            raise ContestError(f"bad {title} game set-up: {err}") from None
     try:
         return codec.from_header(lines)
     except RulesError as err:
