@@ -422,7 +422,7 @@ def test_session_refusals(cls: Codec[Any], stdin: str, args: tuple[str, ...],
 def test_session_refuses_a_move_on_a_taken_cell_after_replying() -> None:
     message = refused(SessionPahTum, SAMPLE_BOARD + "Start\nA1\n", script=["A1"],
                       searched=True)
-    assert message == "line 9: bad move 'A1': A1 is not a legal move here"
+    assert message == "line 9: bad move 'A1': A1 is taken by X: a letter goes on an empty cell"
     message = refused(SessionPousse, "5\nStart\nStart\n", searched=True)
     assert message == "line 3: 'Start' after the game has begun"
 

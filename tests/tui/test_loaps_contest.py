@@ -28,14 +28,14 @@ def test_the_reply_is_one_line_from_and_to(tmp_path: Path) -> None:
 
 
 def test_the_time_comes_from_the_seconds_left_in_the_file(tmp_path: Path) -> None:
-    # blue has 40.7 s, planned over at least 11 of its at most 23 moves left
+    # blue has 40.7 s, planned over a quarter of its 23 moves left (past a typical game)
     result = play(Loaps, "", [write(tmp_path, SAMPLES[2])])
-    expected = shared(40.7, 11)
+    expected = shared(40.7, 5)
     assert result.engine.seconds == [pytest.approx(expected)]
     assert result.engine.seconds[0] < 40.7  # never more than is left
-    # red at the start: 60 s over a typical game of 30 moves
+    # red at the start: 60 s over a typical game of 12 moves a side
     start = play(Loaps, "", [write(tmp_path, SAMPLES[0], "start")])
-    assert start.engine.seconds == [pytest.approx(shared(60, 30))]
+    assert start.engine.seconds == [pytest.approx(shared(60, 12))]
 
 
 @pytest.mark.parametrize(("text", "says"), [

@@ -146,7 +146,7 @@ async def test_a_faulty_program_loses_with_its_output_on_the_end_screen_and_in_t
 
 
 async def test_a_hanging_program_loses_on_time_and_its_process_group_is_killed() -> None:
-    control = TimeControl(ClockKind.MOVE, 0.6)
+    control = TimeControl(ClockKind.MOVE, 2.0)  # long enough to see it think on a busy machine
     app = app_for("pahtum", [bot("pahtum", "hang"), HUMAN], control=control)
     async with app.run_test(size=SIZE) as pilot:
         screen = game_screen(app)
@@ -156,7 +156,7 @@ async def test_a_hanging_program_loses_on_time_and_its_process_group_is_killed()
         await wait_for(pilot, lambda: screen.session.game.is_over)
         outcome = screen.session.game.outcome
         assert outcome.kind is Termination.TIME and outcome.fault == "timeout"
-        assert outcome.loser == 0 and "0.60 s" in outcome.reason
+        assert outcome.loser == 0 and "2.00 s" in outcome.reason
         assert group_gone(pgid)  # the program and the child it started
 
 
