@@ -19,7 +19,7 @@ AI_DIR = Path(__file__).resolve().parent
 # Python that kernels never use (the drivers, the pure-Python search, the tools):
 # editing it must not make anyone recompile. By name in any folder; and by path where a
 # kernel module elsewhere has the same name (ai/regions.py is the quick search's, but
-# ai/pillars/regions.py holds kernels).
+# a game's own regions.py may hold kernels).
 NOT_KERNELS = ("__init__.py", "adapter.py", "cache_paths.py", "claims.py", "engine.py",
                "native.py", "numba_cache.py", "perft.py", "quick.py", "revision.py",
                "strength.py")

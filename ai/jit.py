@@ -44,7 +44,7 @@ class JitError(RuntimeError):
 
 
 def package_of(module: str) -> str:
-    """The package a kernel module belongs to: `ai.pahtum` for `ai.pahtum.kernels`, the
+    """The package a kernel module belongs to: `ai.GAME` for `ai.GAME.kernels`, the
     module itself for a shared one (`ai.bits`), and for a package outside `ai` (an older
     revision's engine, loaded under a name of its own) its top level."""
     parts = module.split(".")
@@ -263,8 +263,8 @@ def _load_numba() -> Any:
         check_version(numba.__version__)
         from numba.core.errors import NumbaIRAssumptionWarning
 
-        # Numba's pedantic SSA check warns on every compile of the Pousse search's inlined
-        # engine calls; the compiled code is right (the differential tests say so)
+        # Numba's pedantic SSA check warns on every compile of a search whose engine calls
+        # are inlined; the compiled code is right (the differential tests say so)
         warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
         _numba = numba
     return _numba

@@ -2,8 +2,9 @@
 
 `random_player` and `greedy_player` choose a move from the rules alone (no engine): the
 `random` and `greedy` players of `arena match` (`tui.play.players`), the quick search's
-yardsticks and the Pillars claim tally's opponents. `start_position` is the seeded start
-`arena match` plays from both sides. Strength runs themselves are `arena match` (with
+yardsticks and the opponents of a game's own tools (a claim tally). `start_position`
+is the seeded start `arena match` plays from both sides. Strength runs themselves are
+`arena match` (with
 `--clock none` for each AI's level time, `ai:LEVEL@SECONDS`, and `rev:REV:LEVEL` for an
 older revision's engine): one turn driver plays every game.
 """
