@@ -197,6 +197,9 @@ def test_run_time_failures_in_numbas_cache_code_are_recognised(tmp_path: Path, s
 
 
 def test_the_locator_never_falls_back_beside_the_sources() -> None:
+    from ai import jit
+
+    jit._load_numba()  # as Arena loads it (the cache is configured first), run alone too
     import numba.core.config as config
 
     assert config.CACHE_LOCATOR_CLASSES == "ai.numba_cache.ArenaLocator"
