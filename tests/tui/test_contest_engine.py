@@ -66,6 +66,21 @@ def test_with_native_modules_off_the_jit_is_the_engine(monkeypatch: pytest.Monke
     assert contest.contest_engine("pahtum", 0.2, lambda: jit) is jit
 
 
+def test_a_move_too_short_to_load_the_kernels_in_is_the_quick_searchs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a process that has had a third of a core so far would take three times the kernels'
+    # CPU cost to load them: a move with less time than that is searched without them
+    monkeypatch.setenv("ARENA_NATIVE", "0")
+    monkeypatch.delitem(sys.modules, "numpy")
+    cpu = sum(os.times()[:2])
+    monkeypatch.setattr(contest, "process_age", lambda: 3 * cpu)
+    assert contest.kernel_load_seconds() == pytest.approx(3 * contest.KERNEL_LOAD_CPU)
+    jit = Jit()
+    assert isinstance(contest.contest_engine("pahtum", 0.2, lambda: jit), contest.QuickChooser)
+    assert contest.contest_engine("pahtum", 0.3, lambda: jit) is jit
+    assert contest.contest_engine("pahtum", None, lambda: jit) is jit
+
+
 def test_a_native_engine_that_needs_the_jit_answers_with_the_quick_search() -> None:
     class NeedsJit:
         def choose(self, game, level, seconds=None):  # noqa: ANN001, ANN201

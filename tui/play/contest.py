@@ -389,6 +389,8 @@ def contest_engine(game_name: str, seconds: float | None,
     JIT when native modules are off (ARENA_NATIVE=0) or cannot be built here and the JIT's
     cache is warm. A compile never happens inside a move, but with native modules off:
     then the JIT is the engine, compiling if it must, as before native modules."""
+    if seconds is not None and seconds < kernel_load_seconds() + MIN_KERNEL_SEARCH:
+        return QuickChooser()  # numpy and the kernels would take the whole move to load
     from ai import native
 
     if native.native_allowed() and native.ready(game_name):
@@ -405,6 +407,25 @@ def contest_engine(game_name: str, seconds: float | None,
     from ai import numba_cache
 
     return jit_engine() if numba_cache.is_compiled(game_name) else QuickChooser()
+
+
+# CPU seconds to import numpy and load a game's native kernels on an idle machine, and the
+# least search worth loading them for: a shorter move is the quick search's.
+KERNEL_LOAD_CPU = 0.07
+MIN_KERNEL_SEARCH = 0.02
+
+
+def kernel_load_seconds() -> float:
+    """The wall seconds loading the kernels would take here and now: their CPU cost,
+    slowed as much as this process has been so far (its age over the CPU it has had;
+    on a busy machine that is the share of a core it gets). Nothing once numpy is in."""
+    import sys
+
+    if "numpy" in sys.modules:
+        return 0.0
+    cpu = sum(os.times()[:2])
+    slowdown = process_age() / cpu if cpu > 0 else 1.0
+    return KERNEL_LOAD_CPU * min(10.0, max(1.0, slowdown))
 
 
 def _engine(game_name: str) -> Chooser:
