@@ -60,6 +60,8 @@ class LoadDialog(ModalScreen[Path | None]):
         # while the filter or the narrow preview has the keys (the list binds its own)
         Binding("up", "step(-1)", "Previous", show=False),
         Binding("down", "step(1)", "Next", show=False),
+        Binding("home", "edge(True)", "First", show=False),
+        Binding("end", "edge(False)", "Last", show=False),
         Binding("enter", "load", "Load", show=False),
     ]
     AUTO_FOCUS = "#saves"
@@ -131,6 +133,8 @@ class LoadDialog(ModalScreen[Path | None]):
         else:
             empty.update("No save matches the filter." if not self.shown else "")
         self.set_class(not self.shown, "-empty")
+        if self.shown and self.focused is None and not (self.previewing and not self.wide):
+            self.call_after_refresh(self._focus_list)  # it lost the focus while hidden
         game = get_game(self.game).title if self.game else "all games"
         self.query_one("#load-state", Static).update(
             f"{game} · {self.order.value} · {len(self.shown)} of {len(self.found)}")
@@ -211,6 +215,13 @@ class LoadDialog(ModalScreen[Path | None]):
             options.action_cursor_up()
         else:
             options.action_cursor_down()
+
+    def action_edge(self, first: bool) -> None:
+        options = self.query_one("#saves", OptionList)
+        if first:
+            options.action_first()
+        else:
+            options.action_last()
 
     def action_load(self) -> None:
         chosen = self.highlighted()
