@@ -260,6 +260,32 @@ async def test_an_empty_folder_says_so(tmp_path: Path) -> None:
         assert app.chosen is None
 
 
+async def test_the_menu_opens_it_and_loads_from_it(folder: Path) -> None:
+    """The app's own callers: the menu's `l` opens the manager, whose list is read again
+    through the app's services after a delete, and Enter starts the game."""
+    from tui.app import ArenaApp
+    from tui.screens.game import GameScreen
+
+    first = get_game(game_names()[0])
+    for stamp, name in [(20_000, "a.txt"), (19_999, "b.txt")]:  # positions: people play,
+        export_native(first.new(None, seed=stamp), folder / name)  # no engine is started
+        os.utime(folder / name, (stamp, stamp))
+    app = ArenaApp(save_dir=folder, clocks_running=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("l")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, LoadDialog) and dialog.relist is not None
+        assert [e.name for e in dialog.shown[:2]] == ["a.txt", "b.txt"]
+        await pilot.press("d", "y")
+        assert not (folder / "a.txt").exists() and folder / "a.txt" not in dialog.saves
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and not app.screen.session.has_ai
+        assert app.screen.session.game.key() == first.new(None, seed=19_999).key()
+
+
 def test_snapshot_80x24(snap_compare, folder: Path) -> None:
     export_native(get_game(game_names()[0]).new(None, seed=2), folder / "position.txt")
     os.utime(folder / "position.txt", (5, 5))

@@ -255,9 +255,9 @@ class LoadDialog(ModalScreen[Path | None]):
             return
         from saves.store import LISTED_SUFFIXES
 
-        stem = chosen.name
-        for suffix in LISTED_SUFFIXES:
-            stem = stem.removesuffix(suffix) if stem != suffix else stem
+        # the name as typed: without its kind's suffix (a rename keeps the kind)
+        suffix = next((s for s in LISTED_SUFFIXES if chosen.name.endswith(s)), "")
+        stem = chosen.name.removesuffix(suffix) or chosen.name
         dialog = NameDialog(f"Rename {printable(chosen.name)}", self.folder, stem, "Rename",
                             check=lambda name: self._rename_problem(chosen.path, name))
         self.app.push_screen(dialog, lambda name: self._rename(chosen.path, name))
@@ -334,10 +334,13 @@ class LoadDialog(ModalScreen[Path | None]):
             Text.assemble((printable(chosen.name), "bold"), "\n", ("reading…", "dim")))
         self._read_preview(chosen.path)
 
-    @work(thread=True, exclusive=True, group="preview")
+    @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
     def _read_preview(self, path: Path) -> None:
-        seen = preview(path)
-        self.app.call_from_thread(self._show_preview, path, seen)
+        seen = preview(path)  # never raises
+        try:
+            self.app.call_from_thread(self._show_preview, path, seen)
+        except RuntimeError:  # the app has closed meanwhile: nobody is waiting
+            pass
 
     async def _show_preview(self, path: Path | None, seen: Preview | None) -> None:
         """Draw `seen` (the preview of `path`) unless the highlight has moved on."""
