@@ -310,16 +310,109 @@ def describe_save(path: Path | str) -> str:
     The save is validated but not replayed (the list stays quick); loading replays it.
     Never raises: one bad file is one line of the list.
     """
+    return summarize_save(path)[1]
+
+
+def summarize_save(path: Path | str) -> tuple[str | None, str]:
+    """The game a listed file holds (None if it cannot be read) and `describe_save`'s line,
+    from one read: the load list filters and sorts by the game. Never raises."""
     try:
         text = _read(Path(path), MAX_BYTES)
         if not _looks_like_save(text):
-            return f"{native_game(text).title} position, native format"
-        return _summary(loads(text))
+            game = native_game(text)
+            return game.name, f"{game.title} position, native format"
+        doc = loads(text)
+        return doc.game, _summary(doc)
     except (SaveError, RulesError) as err:
-        return f"unreadable: {err}"
+        return None, f"unreadable: {err}"
     except Exception as err:  # noqa: BLE001 - a bug elsewhere must not cost the whole list
         reason = SaveError(f"unexpected {type(err).__name__}: {err}")
-        return f"unreadable: {reason}"
+        return None, f"unreadable: {reason}"
+
+
+# ----- renaming and deleting a listed file ------------------------------------------------
+# Only a file the load list shows, right inside the saves folder: a regular file (or a link,
+# which is renamed or removed itself, never what it points at); a folder, a pipe, a socket or
+# a device is refused. A rename keeps the file's kind (its suffix) and never replaces another
+# file. Every problem is a SaveError of one line, and the disk is left as it was.
+
+LISTED_SUFFIXES = (SUFFIX, NATIVE_SUFFIX)  # the kinds of file the load list shows
+
+
+def _listed_suffix(name: str) -> str:
+    for suffix in LISTED_SUFFIXES:
+        if name.endswith(suffix) and name != suffix:
+            return suffix
+    raise SaveError(f"{_quoted(name)} is not a save or an exported position")
+
+
+def _listed_file(path: Path, folder: Path | str | None, doing: str) -> str:
+    """Check that `path` may be renamed or deleted; its suffix. SaveError saying why not."""
+    if folder is not None and path.parent.resolve() != Path(folder).resolve():
+        raise SaveError(f"cannot {doing} {_quoted(path.name)}: it is not in the saves folder "
+                        f"{Path(folder).resolve()}")
+    suffix = _listed_suffix(path.name)
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        raise SaveError(f"cannot {doing} {_quoted(path.name)}: no such file") from None
+    except OSError as err:
+        raise SaveError(f"cannot {doing} {_quoted(path.name)}: {_os_reason(err)}") from None
+    if stat.S_ISDIR(mode):
+        raise SaveError(f"cannot {doing} {_quoted(path.name)}: is a folder, not a file")
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise SaveError(f"cannot {doing} {_quoted(path.name)}: not a regular file "
+                        "(a pipe, a socket or a device)")
+    return suffix
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """Whether two names are one file (a case-only rename on a case-blind disk)."""
+    try:
+        a, b = one.lstat(), other.lstat()
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def rename_target(folder: Path | str, old: Path | str, new_name: str) -> Path:
+    """Where `rename_save` would move `old`; SaveError (one line) if it may not, nothing
+    changed: a bad name, a name leaving the folder, a name taken, or no file to rename."""
+    old = Path(old)
+    suffix = _listed_file(old, folder, "rename")
+    new = path_in(folder, new_name, suffix)
+    if new.name != old.name and os.path.lexists(new) and not _same_file(old, new):
+        raise SaveError(f"{_quoted(new.name)} already exists; choose another name")
+    return new
+
+
+def rename_save(folder: Path | str, old: Path | str, new_name: str) -> Path:
+    """Rename the listed file `old` in `folder` to `new_name` (its suffix added if missing),
+    in one atomic rename; the new path. SaveError (one line) and nothing changed if the name
+    is bad, leaves the folder or is taken, or the disk refuses."""
+    old = Path(old)
+    new = rename_target(folder, old, new_name)
+    if new.name == old.name:
+        return new
+    try:
+        os.rename(old, new)
+    except OSError as err:
+        raise SaveError(f"could not rename {_quoted(old.name)}: {_os_reason(err)}") from None
+    _sync_dir(new.parent)
+    return new
+
+
+def delete_save(path: Path | str, folder: Path | str | None = None) -> None:
+    """Remove the listed file `path` (with `folder`, only if it is right inside it); a link
+    goes, never what it points at. SaveError (one line) and nothing changed if it is no save
+    or position, is a folder or a special file, or the disk refuses."""
+    path = Path(path)
+    _listed_file(path, folder, "delete")
+    try:
+        path.unlink()
+    except OSError as err:
+        raise SaveError(f"could not delete {_quoted(path.name)}: {_os_reason(err)}") from None
+    _sync_dir(path.parent)
 
 
 # ----- the autosaves --------------------------------------------------------------

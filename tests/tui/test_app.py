@@ -21,8 +21,9 @@ from textual.widgets import OptionList, Select
 
 from rules import DEFAULT_LEVEL, ClockKind, PlayerSpec, TimeControl, game_names, get_game
 from tui.app import ArenaApp
-from tui.screens.dialogs import LoadDialog, NameDialog, ResultScreen, RulesDialog
+from tui.screens.dialogs import NameDialog, ResultScreen, RulesDialog
 from tui.screens.game import PACES, GameScreen
+from tui.screens.load_dialog import LoadDialog
 from tui.screens.menu import MenuScreen
 from tui.screens.setup import SetupScreen
 from tui.widgets.boards.grid import GridBoard

@@ -21,8 +21,9 @@ from rules.outcome import Termination
 from saves.store import autosave_path
 from tui.app import ArenaApp, QuitDialog
 from tui.screens.common import TooSmall
-from tui.screens.dialogs import ChoiceDialog, LoadDialog, NameDialog
+from tui.screens.dialogs import ChoiceDialog, NameDialog
 from tui.screens.game import GameScreen
+from tui.screens.load_dialog import LoadDialog
 from tui.screens.menu import MenuScreen
 from tui.screens.setup import SetupScreen
 from tui.widgets.panels import EnginePanel

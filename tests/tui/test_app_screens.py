@@ -12,7 +12,8 @@ from rules.base import COUNT_OPTION
 from tests.tui.test_app import own_saves_folder  # noqa: F401 - the fixture
 from tests.tui.test_replay import finished, open_replay, saved
 from tui.app import ArenaApp
-from tui.screens.dialogs import LoadDialog, ResultScreen
+from tui.screens.dialogs import ResultScreen
+from tui.screens.load_dialog import LoadDialog
 from tui.screens.menu import MenuScreen
 from tui.screens.setup import MARKED, PROGRAM, SetupScreen
 

@@ -1,21 +1,20 @@
-"""Modal dialogs: end of game, a choice of buttons, file name (save, export), choose a save
-to load. Left and right move between a dialog's buttons."""
+"""Modal dialogs: end of game, a choice of buttons, file name (save, export, rename). Left
+and right move between a dialog's buttons. The load dialog has its own module
+(load_dialog.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Input, Label, Static
 
-from tui.screens.common import entry, printable
+from tui.screens.common import printable
 
 # left/right walk the buttons (an Input or a list keeps its own arrows: they bind first)
 BUTTON_KEYS = [Binding("left", "app.focus_previous", "Previous", show=False),
@@ -131,43 +130,6 @@ class NameDialog(ModalScreen[str | None]):
         self.dismiss(name)
 
 
-class LoadDialog(ModalScreen[Path | None]):
-    """Choose one of `saves`; dismisses with its path or None."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-    AUTO_FOCUS = "OptionList, Button"
-
-    def __init__(self, folder: Path, saves: list[Path]) -> None:
-        super().__init__()
-        self.folder = folder
-        self.saves = saves
-
-    def compose(self) -> ComposeResult:
-        from tui.screens.common import short_path
-
-        with Vertical(id="dialog", classes="wide"):
-            yield Label("Load a game", id="dialog-title")
-            yield Static(f"from {short_path(self.folder)}", classes="dim")
-            if self.saves:
-                yield OptionList(*[self._option(i, p) for i, p in enumerate(self.saves)],
-                                 id="saves")
-            else:
-                yield Static("No saves yet.")
-            with Horizontal(classes="buttons"):
-                yield Button("Cancel", id="cancel")
-
-    @staticmethod
-    def _option(index: int, path: Path) -> Option:
-        return Option(entry(Text(printable(path.name), style="bold"),
-                            Text(describe(path), style="dim")), id=str(index))
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.saves[int(event.option.id or 0)])
-
-    def on_button_pressed(self) -> None:
-        self.dismiss(None)
-
-
 class ChoiceDialog(ModalScreen[str | None]):
     """A question with a row of buttons; dismisses with the chosen button's id, None for
     Cancel (or escape). Each choice is (id, label, key): the key chooses it too."""
@@ -232,13 +194,3 @@ class ProgramsDialog(ChoiceDialog):
                     yield Button(label, id=choice)
                 yield Button("Cancel", id="cancel")
             yield Static(f"keys: {keys}  escape cancel; left/right move", classes="dim keys")
-
-
-def describe(path: Path) -> str:
-    """The load list's line for one file; whatever is wrong with it, one line saying so."""
-    from saves.store import describe_save
-
-    try:
-        return printable(describe_save(path))
-    except Exception as err:  # noqa: BLE001 - one bad file never breaks the list
-        return printable(f"unreadable: {type(err).__name__}: {err}"[:200])

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from tui.messages import StartSession
 from tui.screens.common import printable, short_path
-from tui.screens.dialogs import LoadDialog, NameDialog
+from tui.screens.dialogs import NameDialog
+from tui.screens.load_dialog import LoadDialog
 
 if TYPE_CHECKING:
     from tui.play.driver import Driver
@@ -76,7 +77,9 @@ class FileActions:
         except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
             self.status(f"Cannot list saves: {err}")
             return
-        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
+        # the dialog reads the folder again as the services list it, after a rename or a delete
+        dialog = LoadDialog(folder, saves, lambda: self.services.list_saves()[1])
+        self.app.push_screen(dialog, self._load_from)
 
     def _load_from(self, path: Path | None) -> None:
         if path is None:

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from rules import game_names, get_game
 from tui.messages import OpenSetup, StartSession
 from tui.screens.common import KeyFooter, SizedScreen, entry, fit, printable
-from tui.screens.dialogs import LoadDialog
+from tui.screens.load_dialog import LoadDialog
 from tui.services import Services
 from tui.widgets.boards import has_board
 
@@ -79,7 +79,9 @@ class MenuScreen(SizedScreen):
         except Exception as err:  # noqa: BLE001 - one line in the status
             self._status(f"Cannot list saves: {err}")
             return
-        self.app.push_screen(LoadDialog(folder, saves), self._load_from)
+        # the dialog reads the folder again as the services list it, after a rename or a delete
+        dialog = LoadDialog(folder, saves, lambda: self.services.list_saves()[1])
+        self.app.push_screen(dialog, self._load_from)
 
     def _load_from(self, path: Path | None) -> None:
         if path is None:
