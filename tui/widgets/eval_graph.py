@@ -45,7 +45,7 @@ class EvalGraph(Widget):
     """The evaluation of every position of a line of moves, for the first player."""
 
     DEFAULT_CSS = """
-    EvalGraph { height: 7; }
+    EvalGraph { height: 7; border: round $secondary; padding: 0 1; }
     EvalGraph > .eval-graph--up { color: #ff6b6b; }
     EvalGraph > .eval-graph--down { color: #5fb4ff; }
     EvalGraph > .eval-graph--proven { color: #ffd75f; text-style: bold; }
