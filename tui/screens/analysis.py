@@ -70,7 +70,9 @@ class AnalysisScreen(BoardScreen):
             super().__init__()
             self.generation, self.error = generation, error
 
-    def __init__(self, game: Game, services: Services, analyse: bool = True) -> None:
+    AUTO_START = True  # the analysis and the graph start as the screen opens (tests: off)
+
+    def __init__(self, game: Game, services: Services, analyse: bool | None = None) -> None:
         super().__init__()
         self.add_class(f"game-{game.name}")
         self.services = services
@@ -85,7 +87,8 @@ class AnalysisScreen(BoardScreen):
         self.base = len(self.line)  # moves of the game it came from
         self.k = len(self.line)
         self.board: GridBoard = board_class(game.name)(id="board")
-        self.analysing = analyse  # on from the start: the board is for analysing
+        # on from the start: the board is for analysing
+        self.analysing = self.AUTO_START if analyse is None else analyse
         self.generation = 0  # one more each position: an analysis names its own
         self.analysis: Analysis | None = None
         self.move_scores: dict[Hashable, float] = {}  # the last depth's, every root move
