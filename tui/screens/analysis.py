@@ -299,7 +299,7 @@ class AnalysisScreen(BoardScreen):
             solved = all(line.proven for line in analysis.lines)
             self._lines_title("solved" if solved else "deepest")
         else:
-            self._lines_title("analysing")
+            self._lines_title("analysing" if self.analysing else "stopped")
 
     def on_analysis_screen_done(self, message: Done) -> None:
         if message.generation != self.generation:

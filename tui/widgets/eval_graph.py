@@ -57,6 +57,8 @@ class EvalGraph(Widget):
         "eval-graph--up", "eval-graph--down", "eval-graph--proven", "eval-graph--axis",
         "eval-graph--current", "eval-graph--legend"}
 
+    SECONDS = 0.1  # each position's search (ai.analysis.GRAPH_SECONDS; tests: less)
+
     class Picked(Message):
         """The user chose the position after `index` moves of the line."""
 
@@ -184,7 +186,8 @@ class EvalGraph(Widget):
 
             engine = graph_engine(services.engine(name))
             evaluate_line(engine, start, moves, stop,
-                          lambda i, v: self._post(self.Evaluated(generation, i, v)), begin)
+                          lambda i, v: self._post(self.Evaluated(generation, i, v)), begin,
+                          self.SECONDS)
         except Exception as err:  # noqa: BLE001 - the graph says so; never a crash
             self._post(self.Failed(generation, f"AI error: {type(err).__name__}: {err}"))
         finally:
@@ -276,7 +279,9 @@ class EvalGraph(Widget):
     def render(self) -> Text:
         width, height = self.content_size.width, self.content_size.height
         out = Text(no_wrap=True, overflow="crop")
-        out.append_text(self.legend())
+        legend = self.legend()
+        legend.truncate(max(1, width), overflow="ellipsis")
+        out.append_text(legend)
         rows = height - 1
         if rows <= 0 or width <= 0 or not self.values:
             return out
