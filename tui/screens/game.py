@@ -50,13 +50,14 @@ class GameScreen(FileActions, BoardScreen):
         Binding("n", "new_game", "New"),
         Binding("g", "result", "Result"),
         Binding("v", "replay", "Replay"),
-        Binding("z", "analysis", "Analysis"),
         Binding("plus,equals_sign", "pace(-1)", "Pace", key_display="+/-"),
         Binding("minus", "pace(1)", "Slower", key_display="-", show=False),
         Binding("r", "redo", "Redo"),
         Binding("l", "load", "Load"),
         Binding("e", "export", "Export"),
         Binding("question_mark", "rules", "Help", key_display="?"),
+        # the footer is full at 80 columns: `?` and the command palette list it
+        Binding("z", "analysis", "Analysis", show=False),
     ]
 
     class AIInfo(Message):

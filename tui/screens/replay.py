@@ -135,9 +135,9 @@ class ReplayScreen(BoardScreen):
         Binding("end", "jump(-1)", "End"),
         Binding("a", "analyse", "Analyse"),
         Binding("c", "continue", "Continue"),
-        Binding("z", "analysis", "Analysis"),
-        Binding("g", "graph", "Graph"),
         Binding("escape", "dismiss(None)", "Game", key_display="esc"),
+        Binding("g", "graph", "Graph"),  # in the footer where it fits
+        Binding("z", "analysis", "Analysis"),
     ]
 
     class Info(Message):
