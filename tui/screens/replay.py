@@ -394,6 +394,7 @@ class ReplayScreen(BoardScreen):
         """Show or hide the evaluation graph; it is filled in the background when shown."""
         graph = self.query_one(EvalGraph)
         graph.display = not graph.display
+        self.set_class(graph.display, "-graph")  # below 30 rows it takes the moves' place
         if graph.display and graph.start is None:
             graph.border_title = "evaluation"
             graph.set_game_line(self.source.game)

@@ -4,7 +4,8 @@ who moved first drawn up (better for them) or down (better for the other) from a
 Hand-drawn in half blocks (▀ ▄ █): two levels a row, crisp at any terminal size,
 nothing to install, and a picture that is the same text each time (the snapshots).
 A plotting widget (textual-plotext) would bring axes and labels that take the few
-rows an 80x24 screen can spare. Evaluations are clamped to the largest unproven one
+rows an 80x24 screen can spare, and a dependency. What the filling in is doing shows on
+the frame's lower edge. Evaluations are clamped to the largest unproven one
 (scores are in each game's own unit: no fixed scale fits them all); proven results
 reach the top or bottom in their own colour, a proven draw is a diamond on the zero
 line, and a position not yet evaluated is a dot there. The current move's column is
@@ -89,7 +90,7 @@ class EvalGraph(Widget):
         self.first_name = ""
         self.other_name = ""
         self.generation = 0  # one more each time the line changes: late answers dropped
-        self.status = ""  # what the graph's worker is doing, in the legend
+        self.status = ""  # what the graph's worker is doing, under the graph
         self._stop: StopFlag | None = None
         self._services: Services | None = None
 
@@ -151,15 +152,19 @@ class EvalGraph(Widget):
             return
         name = self.start.name
         if services.engine_error(name) is not None:
-            self.status = "no AI"
-            self.refresh()
+            self.show_status("no AI to evaluate with")
             return
         if not services.engine_ready(name):
             services.prepare_engine(name)
         self._stop = stop = services.new_stop()
-        self.status = "evaluating"
+        self.show_status("evaluating…" if services.engine_ready(name) else "AI: preparing…")
         self.run_worker(lambda: self._fill(services, stop, self.generation, begin),
                         thread=True, exclusive=True, group="eval-graph")
+
+    def show_status(self, text: str) -> None:
+        """What the filling in is doing, on the frame's lower edge (none once done)."""
+        self.status = text
+        self.border_subtitle = text or None
 
     def cancel(self) -> None:
         """Stop filling in (the graph keeps what it has)."""
@@ -206,14 +211,15 @@ class EvalGraph(Widget):
         if message.index < len(self.values):
             self.values[message.index] = message.value
             if all(v is not None for v in self.values):
-                self.status = ""
+                self.show_status("")
+            elif self.status != "evaluating…":
+                self.show_status("evaluating…")
         self.refresh()
 
     def on_eval_graph_failed(self, message: Failed) -> None:
         message.stop()
         if message.generation == self.generation:
-            self.status = message.error
-            self.refresh()
+            self.show_status(message.error)
 
     # ----- input ---------------------------------------------------------------------------
     def index_at(self, x: int) -> int | None:
@@ -261,10 +267,7 @@ class EvalGraph(Widget):
         scale = self.scale()
         text.append(f"  ±{scale:.0f}  ", style=self._style("legend"))
         text.append("proven", style=self._style("proven"))
-        text.append(f"  move {self.current}/{len(self.moves)}", style=self._style("legend"))
-        if self.status:
-            text.append(f"  {self.status}…" if self.status == "evaluating" else
-                        f"  {self.status}", style=self._style("legend"))
+        text.append(f"  {self.current}/{len(self.moves)}", style=self._style("legend"))
         return text
 
     def levels(self, value: Evaluation | None, rows: int) -> int:
