@@ -65,6 +65,10 @@ class Adapter(ABC):
     game_class: ClassVar[type[Game]]
     levels: ClassVar[dict[str, Budget]]
     bench_budget: ClassVar[Budget]
+    # Whether `pv` follows a line past its root move; False where the searches keep none
+    # (play-outs): the analysis board (`ai.analysis`) then shows each move alone instead
+    # of searching the position after it for the rest of its line.
+    has_lines: ClassVar[bool] = True
 
     @abstractmethod
     def load(self, game: Game) -> Any:

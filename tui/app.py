@@ -20,8 +20,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from rules import PlayerSpec, TimeControl, get_game
-from tui.messages import EngineReady, OpenMenu, OpenReplay, OpenSetup, StartSession
+from tui.messages import EngineReady, OpenAnalysis, OpenMenu, OpenReplay, OpenSetup, StartSession
 from tui.play.session import Session
+from tui.screens.analysis import AnalysisScreen
 from tui.screens.common import printable
 from tui.screens.dialogs import ChoiceDialog, ProgramsDialog
 from tui.screens.game import GameScreen
@@ -153,6 +154,10 @@ class ArenaApp(App):
         """The replay goes over the game screen; `c` there comes back as a new game."""
         self.push_screen(ReplayScreen(message.session, self.services),
                          lambda start: start is not None and self.post_message(start))
+
+    def on_open_analysis(self, message: OpenAnalysis) -> None:
+        """The analysis board goes over the screen that asked; Esc comes back to it."""
+        self.push_screen(AnalysisScreen(message.game, self.services))
 
     def on_engine_ready(self, message: EngineReady) -> None:
         self.services.settle(message.game_name, message.error)

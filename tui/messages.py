@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from rules import Game
     from tui.play.session import Session
 
 
@@ -42,6 +43,14 @@ class OpenReplay(Message):
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
+
+
+class OpenAnalysis(Message):
+    """Open the analysis board on a copy of `game` (over the screen that asks)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
 
 
 class EngineReady(Message, bubble=False):  # the app forwards it: a copy must not come back

@@ -118,6 +118,7 @@ class Position:
 
 class BoxingAdapter(Adapter):
     game_class = Boxing
+    has_lines = False  # `pv` is the root move alone (play-outs keep no line)
     # Per move; the contest gives 1 s a move.
     levels = {
         "easy": Budget(seconds=0.05, max_depth=2, noise=150),

@@ -85,6 +85,7 @@ class Position:
 
 class PillarsAdapter(Adapter):
     game_class = Pillars
+    has_lines = False  # `pv` is the root move alone (play-outs keep no line)
     # Per move; the contest's clock is 5 s for the whole game, and the caller caps a move
     # by the clock's share.
     levels = {

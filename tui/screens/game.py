@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from rules import Game, MoveError, PlayerSpec
-from tui.messages import EngineReady, OpenMenu, OpenReplay, StartSession
+from tui.messages import EngineReady, OpenAnalysis, OpenMenu, OpenReplay, StartSession
 from tui.play.driver import Driver, Turn, TurnError
 from tui.play.players import Player, Verdict
 from tui.play.session import AIRequest, Session
@@ -56,6 +56,8 @@ class GameScreen(FileActions, BoardScreen):
         Binding("l", "load", "Load"),
         Binding("e", "export", "Export"),
         Binding("question_mark", "rules", "Help", key_display="?"),
+        # the footer is full at 80 columns: `?` and the command palette list it
+        Binding("z", "analysis", "Analysis", show=False),
     ]
 
     class AIInfo(Message):
@@ -616,6 +618,15 @@ class GameScreen(FileActions, BoardScreen):
             return
         self._cancel_search()
         self.post_message(OpenReplay(self.session))
+
+    def action_analysis(self) -> None:
+        """The analysis board on a copy of the game (it never changes this one); not while
+        a machine is choosing its move (the analysis would hold the engine)."""
+        if self.session.machine_to_move and not self.session.game.is_over:
+            self.status("The analysis board opens on a person's turn or a finished game.")
+            return
+        self._cancel_search(turn_too=False)
+        self.post_message(OpenAnalysis(self.session.game))
 
     def action_result(self) -> None:
         if self.session.game.is_over:

@@ -27,12 +27,13 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from rules import Clock, ClockKind, Game, TimeControl
-from tui.messages import EngineReady, StartSession
+from tui.messages import EngineReady, OpenAnalysis, StartSession
 from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
 from tui.services import Services
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
+from tui.widgets.eval_graph import EvalGraph
 from tui.widgets.panels import EnginePanel, PlayersPanel
 
 if TYPE_CHECKING:
@@ -135,6 +136,8 @@ class ReplayScreen(BoardScreen):
         Binding("a", "analyse", "Analyse"),
         Binding("c", "continue", "Continue"),
         Binding("escape", "dismiss(None)", "Game", key_display="esc"),
+        Binding("g", "graph", "Graph"),  # in the footer where it fits
+        Binding("z", "analysis", "Analysis"),
     ]
 
     class Info(Message):
@@ -187,8 +190,11 @@ class ReplayScreen(BoardScreen):
         self.title_line = ("", "")
 
     # ----- layout ---------------------------------------------------------------------
-    def side_panels(self) -> tuple[Widget, Widget, Widget]:
-        return ReplayPlayers(id="players"), EnginePanel(id="engine"), ReplayMoves(id="moves")
+    def side_panels(self) -> tuple[Widget, ...]:
+        graph = EvalGraph(id="graph")  # `g` shows it
+        graph.display = False
+        return (ReplayPlayers(id="players"), EnginePanel(id="engine"), ReplayMoves(id="moves"),
+                graph)
 
     def on_mount(self) -> None:
         self.name_panels()
@@ -236,6 +242,7 @@ class ReplayScreen(BoardScreen):
         players.unknown_clocks = not self.recorded and self.k < self.total
         players.show(self.view)
         self.query_one(ReplayMoves).show(self.texts, self.game.players, self.k)
+        self.query_one(EvalGraph).set_current(self.k)
         self.board.replay_line = self._board_line()  # type: ignore[attr-defined]
         title = f"Arena · {self.game.title} · replay"
         right = f"move {self.k} of {self.total}"
@@ -378,6 +385,24 @@ class ReplayScreen(BoardScreen):
 
     def on_unmount(self) -> None:
         self._cancel()
+
+    def action_analysis(self) -> None:
+        """The analysis board on a copy of the position shown."""
+        self.post_message(OpenAnalysis(self.game))
+
+    def action_graph(self) -> None:
+        """Show or hide the evaluation graph; it is filled in the background when shown."""
+        graph = self.query_one(EvalGraph)
+        graph.display = not graph.display
+        self.set_class(graph.display, "-graph")  # below 30 rows it takes the moves' place
+        if graph.display and graph.start is None:
+            graph.border_title = "evaluation"
+            graph.set_game_line(self.source.game)
+            graph.set_current(self.k)
+            graph.evaluate(self.services)
+
+    def on_eval_graph_picked(self, message: EvalGraph.Picked) -> None:
+        self.go(message.index)
 
     def action_continue(self) -> None:
         """A new game from the position on the board: the same players in the same seats,

@@ -1,0 +1,84 @@
+"""The analysis board's side panels: the best lines of the position, and the line of moves
+being analysed (the game's moves, then those played on the board)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from ai.analysis import Analysis
+
+
+class LinesPanel(Static):
+    """The best root moves of the last finished depth: rank, score (or the proven result)
+    and principal variation, one a row, as many as fit."""
+
+    DEFAULT_CSS = "LinesPanel { text-wrap: nowrap; text-overflow: ellipsis; }"
+
+    def show_lines(self, analysis: Analysis) -> None:
+        rows = []
+        width = max(len(line.verdict()) for line in analysis.lines)
+        for rank, line in enumerate(analysis.lines, 1):
+            row = Text(no_wrap=True, overflow="ellipsis")
+            row.append(f"{rank}. ", style="dim")
+            style = "bold #ffd75f" if line.proven else "bold"
+            row.append(f"{line.verdict():>{width}}", style=style)
+            row.append("  ")
+            row.append(line.pv[0] if line.pv else line.move_text, style="bold")
+            rest = " ".join(line.pv[1:])
+            if rest:
+                row.append(f" {rest}", style="dim")
+            rows.append(row)
+        self.update(Text("\n").join(rows))
+
+    def show_text(self, text: str) -> None:
+        self.update(Text(text, no_wrap=True, overflow="ellipsis"))
+
+
+class LineMoves(Static):
+    """The line's moves numbered in rounds: the position on the board's last move reversed,
+    moves after it (a step forward brings them back) dim, those played on the analysis
+    board (after the game's own) underlined."""
+
+    DEFAULT_CSS = "LineMoves { text-wrap: nowrap; }"
+
+    _shown: tuple[list[str], int, int, int] | None = None
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def show(self, texts: list[str], players: int, current: int, base: int) -> None:
+        """`texts` the line's moves, `current` how many are on the board, `base` how many
+        came from the game the analysis began from."""
+        self._shown = (texts, players, current, base)
+        if not texts:
+            self.update(Text("no moves yet: play one on the board", style="dim"))
+            return
+        w = max(2, *(len(t) for t in texts))
+        width = 4 + (w + 1) * players
+        per_row = max(1, (self.content_size.width + 1) // (width + 1))
+        rounds = [list(range(i, min(i + players, len(texts))))
+                  for i in range(0, len(texts), players)]
+        rows: list[Text] = []
+        for r in range(0, len(rounds), per_row):
+            row = Text(no_wrap=True)
+            for j, moves in enumerate(rounds[r:r + per_row]):
+                if j:
+                    row.append(" ")
+                row.append(f"{r + j + 1:>2}. ", style="dim")
+                for m in moves:
+                    style = "reverse bold" if m == current - 1 else "dim" if m >= current else ""
+                    if m >= base:
+                        style += " underline"
+                    row.append(f"{texts[m]:<{w}}", style=style.strip())
+                    row.append(" ")
+            row.rstrip()
+            rows.append(row)
+        height = max(1, self.content_size.height)
+        here = max(0, current - 1) // players // per_row
+        first = min(max(0, here - height // 2), max(0, len(rows) - height))
+        self.update(Text("\n").join(rows[first:first + height]))
