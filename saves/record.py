@@ -180,6 +180,10 @@ class _Parsed:
     tags: dict[str, list[tuple[Any, int]]] = field(default_factory=dict)
     moves: list[tuple[str, int]] = field(default_factory=list)
     rounds: list[tuple[int, int, int]] = field(default_factory=list)  # (line, round, moves)
+    last: int = 1  # the line of the last header
+
+    def missing(self, name: str) -> SaveError:
+        return SaveError(f"line {self.last}: the headers end without a [{name}] header")
 
     def one(self, name: str) -> tuple[Any, int] | None:
         found = self.tags.get(name)
@@ -245,6 +249,7 @@ def _header(parsed: _Parsed, number: int, line: str) -> None:
         raise SaveError(f"line {number}: the value of [{name}] is not one JSON value "
                         f"(a text is in double quotes): {excerpt(raw)}") from None
     parsed.tags.setdefault(name, []).append((value, number))
+    parsed.last = number
 
 
 def _parse(text: str) -> _Parsed:
@@ -283,7 +288,7 @@ def _parse(text: str) -> _Parsed:
 def _need(parsed: _Parsed, name: str, kinds: type | tuple[type, ...], what: str) -> Any:
     found = parsed.one(name)
     if found is None:
-        raise SaveError(f"the record has no [{name}] header")
+        raise parsed.missing(name)
     value, number = found
     if isinstance(value, bool) or not isinstance(value, kinds):
         raise SaveError(f"line {number}: [{name}] must be {what}, not {excerpt(value)}")
@@ -308,7 +313,7 @@ def _start(parsed: _Parsed) -> str:
     if text is not None:
         return _need(parsed, "StartText", str, "text")
     if not rows:
-        raise SaveError("the record has no [Start] header")
+        raise parsed.missing("Start")
     for value, number in rows:
         if not isinstance(value, str) or "\n" in value:
             raise SaveError(f"line {number}: [Start] is one row of the start, as text, "
@@ -320,7 +325,8 @@ def _players(parsed: _Parsed, low: int, high: int, title: str) -> list[PlayerSpe
     rows = parsed.tags.get("Player", [])
     seats = f"{low}" if low == high else f"{low} to {high}"
     if not low <= len(rows) <= high:
-        raise SaveError(f"the record lists {len(rows)} [Player] header"
+        line = rows[-1][1] if rows else parsed.last
+        raise SaveError(f"line {line}: the record lists {len(rows)} [Player] header"
                         f"{'s' if len(rows) != 1 else ''}; {title} has {seats}, one a seat")
     players = []
     for value, number in rows:
@@ -351,7 +357,7 @@ def _seconds(parsed: _Parsed, name: str, count: int | None) -> list[float]:
 def _clock(parsed: _Parsed, players: int) -> Clock:
     found = parsed.one("Clock")
     if found is None:
-        raise SaveError("the record has no [Clock] header")
+        raise parsed.missing("Clock")
     value, number = found
     try:
         control = (TimeControl.parse(value) if isinstance(value, str)
@@ -359,7 +365,7 @@ def _clock(parsed: _Parsed, players: int) -> Clock:
     except ValueError as err:
         raise SaveError(f"line {number}: [Clock]: {err}") from None
     if parsed.one("ClockUsed") is None:
-        raise SaveError("the record has no [ClockUsed] header")
+        raise parsed.missing("ClockUsed")
     used = _seconds(parsed, "ClockUsed", players)
     moves = _seconds(parsed, "MoveTimes", None)
     if moves and len(moves) != len(parsed.moves):
