@@ -333,7 +333,7 @@ def describe_save(path: Path | str) -> str:
         text = _read(Path(path), MAX_BYTES)
         if not _looks_like_save(text):
             return f"{native_game(text).title} position, native format"
-        return _summary(_load_doc(text)) + (", record" if looks_like_record(text) else "")
+        return _summary(_load_doc(text)) + (" · record" if looks_like_record(text) else "")
     except (SaveError, RulesError) as err:
         return f"unreadable: {err}"
     except Exception as err:  # noqa: BLE001 - a bug elsewhere must not cost the whole list

@@ -209,7 +209,7 @@ def test_records_load_wherever_saves_do(tmp_path: Path) -> None:
         load_position("pahtum", path)
     assert saved_programs(path) == ["touch nothing"]
     assert describe_save(path).startswith(f"{title} · ")
-    assert describe_save(path).endswith(", record")
+    assert describe_save(path).endswith(" · record")
     broken = tmp_path / "broken.arena.txt"
     broken.write_text(BASE.replace("[Record 1]", "[Record \"one\"]"))
     assert describe_save(broken).startswith("unreadable: line 2: [Record] must be")
