@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -111,7 +111,8 @@ def doc_from_game(
         game=game.name,
         options=dict(game.options),
         start=game.start_native(),
-        players=[PlayerSpec(p.kind, p.level, clean_name(p.name), p.command) for p in players],
+        # (every field kept: an AI's own time and an older engine's revision too)
+        players=[replace(p, name=clean_name(p.name)) for p in players],
         moves=game.history_text(),
         # to the millisecond, as written, so a document equals its own round trip
         clock=Clock(clock.control, [round(float(u), 3) for u in clock.used],

@@ -28,6 +28,7 @@ from rules import Game, RulesError, codec_of, game_names, get_game
 from rules.players import labels
 from saves.format import FORMAT, SaveDoc, SaveError, dumps, loads, restore, saved_time
 from saves.jsontext import MAX_CHARS
+from saves.record import RECORD_SUFFIX, dumps_record, load_record, loads_record, looks_like_record
 
 SUFFIX = ".arena.json"
 NATIVE_SUFFIX = ".txt"  # exported native positions
@@ -108,6 +109,24 @@ def write_save(path: Path | str, doc: SaveDoc) -> None:
         raise SaveError(f"could not save {path}: {_os_reason(err)}") from None
 
 
+def write_record(path: Path | str, doc: SaveDoc) -> None:
+    """Write a game record (`saves.record`) atomically; SaveError (one line) if the disk
+    refuses."""
+    try:
+        atomic_write(path, dumps_record(doc))
+    except OSError as err:
+        raise SaveError(f"could not write {path}: {_os_reason(err)}") from None
+
+
+def record_name(save_name: str) -> str:
+    """The record's file name beside a save (or record) called `save_name`:
+    `match-001.arena.json` -> `match-001.arena.txt`."""
+    for suffix in (SUFFIX, RECORD_SUFFIX, ".json", NATIVE_SUFFIX):
+        if save_name.endswith(suffix) and len(save_name) > len(suffix):
+            return save_name[: -len(suffix)] + RECORD_SUFFIX
+    return save_name + RECORD_SUFFIX
+
+
 def _read(path: Path, limit: int) -> str:
     """The file's text; SaveError with the reason alone (the caller names the file)."""
     # Non-blocking, so that a named pipe (or a device) is refused instead of waited on:
@@ -170,11 +189,11 @@ def append_line(path: Path | str, line: str) -> None:
 
 
 def read_save(path: Path | str) -> tuple[SaveDoc, Game]:
-    """Read, validate and replay a save; SaveError naming the file and the problem."""
+    """Read, validate and replay a save or a game record; SaveError naming the file and the
+    problem."""
     path = Path(path)
     try:
-        doc = loads(_read(path, MAX_BYTES))
-        return doc, restore(doc)
+        return _load_game(_read(path, MAX_BYTES))
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
 
@@ -321,8 +340,8 @@ def summarize_save(path: Path | str) -> tuple[str | None, str]:
         if not _looks_like_save(text):
             game = native_game(text)
             return game.name, f"{game.title} position, native format"
-        doc = loads(text)
-        return doc.game, _summary(doc)
+        doc = _load_doc(text)
+        return doc.game, _summary(doc) + (" · record" if looks_like_record(text) else "")
     except (SaveError, RulesError) as err:
         return None, f"unreadable: {err}"
     except Exception as err:  # noqa: BLE001 - a bug elsewhere must not cost the whole list
@@ -336,14 +355,14 @@ def summarize_save(path: Path | str) -> tuple[str | None, str]:
 # a device is refused. A rename keeps the file's kind (its suffix) and never replaces another
 # file. Every problem is a SaveError of one line, and the disk is left as it was.
 
-LISTED_SUFFIXES = (SUFFIX, NATIVE_SUFFIX)  # the kinds of file the load list shows
+LISTED_SUFFIXES = (SUFFIX, RECORD_SUFFIX, NATIVE_SUFFIX)  # the kinds the load list shows
 
 
 def _listed_suffix(name: str) -> str:
     for suffix in LISTED_SUFFIXES:
         if name.endswith(suffix) and name != suffix:
             return suffix
-    raise SaveError(f"{_quoted(name)} is not a save or an exported position")
+    raise SaveError(f"{_quoted(name)} is not a save, a game record or an exported position")
 
 
 def _listed_file(path: Path, folder: Path | str | None, doing: str) -> str:
@@ -557,19 +576,43 @@ def saved_programs(path: Path | str) -> list[str]:
     if not _looks_like_save(text):
         return []
     try:
-        doc = loads(text)
+        doc = _load_doc(text)
     except SaveError as err:
         raise SaveError(f"{path.name}: {err}") from None
     return [p.command for p in doc.players if p.command is not None]
 
 
 def _looks_like_save(text: str) -> bool:
-    return text.lstrip().startswith("{") and FORMAT in text
+    """A save or a game record (`saves.record`): a whole game, players and all."""
+    return (text.lstrip().startswith("{") and FORMAT in text) or looks_like_record(text)
+
+
+def _load_doc(text: str) -> SaveDoc:
+    """The document of a save's or a record's text, checked (not replayed)."""
+    return loads_record(text) if looks_like_record(text) else loads(text)
+
+
+def _load_game(text: str) -> tuple[SaveDoc, Game]:
+    """The document of a save's or a record's text, checked and replayed."""
+    if looks_like_record(text):
+        return load_record(text)
+    doc = loads(text)
+    return doc, restore(doc)
+
+
+def is_record(path: Path | str) -> bool:
+    """Whether the file is a game record (by its content); SaveError naming the file if it
+    cannot be read."""
+    path = Path(path)
+    try:
+        return looks_like_record(_read(path, MAX_BYTES))
+    except SaveError as err:
+        raise SaveError(f"{path.name}: {err}") from None
 
 
 def is_save(path: Path | str) -> bool:
-    """Whether the file is an Arena save (by its content); SaveError naming the file if it
-    cannot be read."""
+    """Whether the file is an Arena save or game record (by its content); SaveError naming
+    the file if it cannot be read."""
     path = Path(path)
     try:
         return _looks_like_save(_read(path, MAX_BYTES))
@@ -599,9 +642,10 @@ def read_native(path: Path | str) -> Game:
 
 
 def load_position(game_name: str, path: Path | str) -> Game:
-    """A game from a save file or from a native position file of `game_name`.
+    """A game from a save file, a game record or a native position file of `game_name`.
 
-    Which one is decided by the content (a save is a JSON object). Any
+    Which one is decided by the content (a save is a JSON object, a record starts with
+    its `[Game ...]` header). Any
     problem is a SaveError of one line naming the file.
     """
     path = Path(path)
@@ -612,8 +656,7 @@ def load_position(game_name: str, path: Path | str) -> Game:
     text = read_text(path)
     if _looks_like_save(text):
         try:
-            doc = loads(text)
-            game = restore(doc)
+            game = _load_game(text)[1]
         except SaveError as err:
             raise SaveError(f"{path.name}: {err}") from None
         if game.name != cls.name:

@@ -85,6 +85,8 @@ class ArenaApp(App):
             if self.allow_programs:
                 self.services.approve(command for _, command in self.services.unapproved(session))
             self.start_session(session, f"Loaded {printable(self.start_load.name)}.")
+            if session.game.is_over and _is_record(self.start_load):  # a record is to study
+                self.post_message(OpenReplay(session))
         elif self.start_game is not None:
             try:
                 session = self._new_session(self.start_game)
@@ -238,6 +240,16 @@ class ArenaApp(App):
                 key = binding.key_display or binding.key
                 yield SystemCommand(binding.description, f"{binding.description} ({key})",
                                     lambda a=action, s=screen: self.call_later(s.run_action, a))
+
+
+def _is_record(path: Path) -> bool:
+    """Whether `path` (just loaded) is a game record, which opens as a replay when finished."""
+    from saves.store import is_record
+
+    try:
+        return is_record(path)
+    except Exception:  # noqa: BLE001 - read a moment ago; at worst it opens as a save would
+        return False
 
 
 def _reseated(choice: str | None) -> str:

@@ -452,6 +452,16 @@ class Services:
         export_native(session.game, path, left)
         return path
 
+    def export_record(self, session: Session, name: str) -> Path:
+        """Write the whole game as a game record (`saves.record`) as `name` in the saves
+        folder (a name without the record's suffix gets it; the load dialog lists it)."""
+        from saves.record import RECORD_SUFFIX
+        from saves.store import path_in, write_record
+
+        path = path_in(self.saves_folder(), name, RECORD_SUFFIX)
+        write_record(path, self._doc(session))
+        return path
+
     def load_session(self, path: Path,
                      participants: Sequence[PlayerSpec] | None = None) -> Session:
         """A save with its own players, match and clock; or a native position, which

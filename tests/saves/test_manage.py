@@ -78,7 +78,7 @@ def test_rename_refuses_what_the_list_would_not_show(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match="not in the saves folder"):
         rename_save(folder, outside, "in")
     (folder / "notes.md").write_text("mine")
-    with pytest.raises(SaveError, match="not a save or an exported position"):
+    with pytest.raises(SaveError, match="not a save, a game record or an exported position"):
         rename_save(folder, folder / "notes.md", "x")
     (folder / "dir.arena.json").mkdir()
     with pytest.raises(SaveError, match="is a folder"):
@@ -207,3 +207,15 @@ def test_the_preview_line_gives_the_result(tmp_path: Path) -> None:
     outcome = game.outcome
     assert outcome is not None and line.endswith(f"({outcome.label})")
     assert ("draw" in line) if outcome.is_draw else (" won (" in line)
+
+
+def test_a_renamed_game_record_stays_a_record(tmp_path: Path) -> None:
+    from saves.format import loads
+    from saves.store import write_record
+
+    path = save(tmp_path, "old.arena.json", moves=3)
+    record = tmp_path / "old.arena.txt"
+    write_record(record, loads(path.read_text(encoding="utf-8")))
+    renamed = rename_save(tmp_path, record, "new")
+    assert renamed.name == "new.arena.txt"
+    assert summarize_save(renamed)[1].endswith("· record")

@@ -498,7 +498,7 @@ async def test_export_writes_the_native_position_and_loads_back(
         screen = app.screen
         game = screen.session.game
         await play_by_keys(pilot, screen.board, nearest(screen.board))
-        await pilot.press("e")
+        await pilot.press("e", "p")  # export: the position
         await pilot.pause()
         assert isinstance(app.screen, NameDialog)
         await pilot.press("enter")
@@ -603,8 +603,10 @@ async def test_bare_names_get_the_suffix_the_load_list_looks_for(tmp_path: Path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await play_by_keys(pilot, screen.board, nearest(screen.board))
-        for key, name, made in (("s", "mine", "mine.arena.json"), ("e", "pos", "pos.txt")):
-            await pilot.press(key)
+        for keys, name, made in ((("s",), "mine", "mine.arena.json"),
+                                 (("e", "p"), "pos", "pos.txt"),
+                                 (("e", "r"), "game", "game.arena.txt")):
+            await pilot.press(*keys)
             await pilot.pause()
             app.screen.query_one(Input).value = name
             await pilot.press("enter")
@@ -613,7 +615,7 @@ async def test_bare_names_get_the_suffix_the_load_list_looks_for(tmp_path: Path)
         await pilot.press("l")
         await pilot.pause()
         listed = [p.name for p in app.screen.saves]
-        assert sorted(listed) == ["mine.arena.json", "pos.txt"]
+        assert sorted(listed) == ["game.arena.txt", "mine.arena.json", "pos.txt"]
 
 
 # ----- the match ------------------------------------------------------------------------------

@@ -304,14 +304,14 @@ async def test_a_player_name_that_is_no_text_loads_and_saves_again(tmp_path: Pat
 
 
 # ----- names that would leave the folder ---------------------
-@pytest.mark.parametrize("key", ["s", "e"])
+@pytest.mark.parametrize("key", ["s", "e p", "e r"])  # save; export a position, a record
 async def test_a_name_with_a_path_is_refused_in_the_dialog(key: str, tmp_path: Path) -> None:
     folder = tmp_path / "saves"
     app = app_for(FIRST, save_dir=folder)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         await play_by_keys(pilot, screen.board, nearest(screen.board))
-        await pilot.press(key)
+        await pilot.press(*key.split())
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, NameDialog)
@@ -333,7 +333,7 @@ async def test_the_status_line_shortens_paths_and_never_cuts_silently(tmp_path: 
     app = app_for(FIRST, save_dir=tmp_path / "my saves")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await pilot.press("e")
+        await pilot.press("e", "p")
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()

@@ -112,8 +112,9 @@ def test_a_program_plays_the_ai_and_every_game_is_saved(tmp_path: Path) -> None:
     check_counts(doc, 2)
     assert doc["players"][0]["command"] == f"{PY} {BOT} pillars random"
     assert doc["players"][0]["label"] == "bot.py"
-    assert sorted(p.name for p in out.iterdir()) == ["match-001.arena.json",
-                                                     "match-002.arena.json"]
+    assert sorted(p.name for p in out.iterdir()) == [  # each save with its record
+        "match-001.arena.json", "match-001.arena.txt", "match-002.arena.json",
+        "match-002.arena.txt"]
     for entry in doc["games"]:
         path = Path(entry["save"])
         saved, game = read_save(path)
@@ -312,8 +313,9 @@ def test_ctrl_c_stops_the_match_keeps_the_finished_games_and_leaves_nothing_runn
     assert "(interrupted)" in text and "bot.py" in text
     finished = int(text.split(": ", 1)[1].split(" of ", 1)[0])
     assert 1 <= finished < 40
-    saves = sorted(out.iterdir())
+    saves = sorted(out.glob("*.arena.json"))
     assert len(saves) == finished  # the finished games are saved, nothing more
+    assert len(list(out.iterdir())) == 2 * finished  # each with its record
     for path in saves:
         _, game = read_save(path)
         assert game.is_over

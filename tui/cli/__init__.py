@@ -1,5 +1,5 @@
 """The `arena` command: one module per command (`play`, `move`, `perft`, `bench`,
-`prepare`, `match`) on the Typer app of `tui.cli.commands`, and this console script.
+`prepare`, `match`, `record`) on the Typer app of `tui.cli.commands`, and this console script.
 
 A contest program is judged on its whole wall time, start-up included, and a C program
 starts in a millisecond. Typer, Click and the app's modules cost about 0.1 s to import,
@@ -41,7 +41,7 @@ def main() -> None:
 
 
 COMMANDS = ("bench", "commands", "common", "console", "match", "move", "perft", "play",
-            "prepare", "typer_private")
+            "prepare", "record", "typer_private")
 
 
 def __getattr__(name: str) -> object:

@@ -14,6 +14,7 @@ import tui.cli.perft  # noqa: F401
 import tui.cli.bench  # noqa: F401
 import tui.cli.prepare  # noqa: F401
 import tui.cli.match  # noqa: F401
+import tui.cli.record  # noqa: F401
 # isort: on
 from tui.cli.common import app
 from tui.cli.console import finish, handle_signals

@@ -1,7 +1,7 @@
 """The `arena` command's Typer app and what its commands share: the group that reports
 usage errors in one line, `--version`, the checks of a game, its options, seed and
 players, and the one-line output helpers. Each command is a module of this package
-(`play`, `move`, `perft`, `bench`, `prepare`, `match`) that registers itself on `app`;
+(`play`, `move`, `perft`, `bench`, `prepare`, `match`, `record`) that registers itself on `app`;
 `tui.cli.commands` imports them all.
 
 Headless commands must start fast, so this module imports neither Textual nor Numba:

@@ -104,7 +104,8 @@ def match(
     out: Annotated[
         str | None,
         typer.Option("--out", metavar="DIR",
-                     help="write every finished game there as a save (match-001.arena.json)"),
+                     help="write every finished game there as a save (match-001.arena.json) "
+                     "and a game record beside it (match-001.arena.txt)"),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="print one JSON document instead of the table")

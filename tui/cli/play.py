@@ -72,9 +72,10 @@ def play(
     load_text: Annotated[
         str | None,
         typer.Option("--load", metavar="FILE",
-                     help="a save or native position file to start from; "
+                     help="a save, game record or native position file to start from; "
                      "it sets the board and the clock (so no --opt, --seed or --clock with "
-                     "it), a save also its players"),
+                     "it), a save or record also its players (a finished record opens as a "
+                     "replay)"),
     ] = None,
     save_dir: Annotated[str | None, typer.Option(metavar="DIR", help="where saves go")] = None,
     allow_programs: Annotated[

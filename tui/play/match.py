@@ -164,7 +164,8 @@ def save_name(number: int, total: int) -> str:
 
 def out_folder(path: Path) -> Path:
     """`--out`: the folder (made if missing); MatchError for a file or a folder that
-    already holds a match's saves (they would be overwritten)."""
+    already holds a match's saves or records (they would be overwritten)."""
+    from saves.record import RECORD_SUFFIX
     from saves.store import SUFFIX
 
     folder = path.expanduser()
@@ -175,7 +176,8 @@ def out_folder(path: Path) -> Path:
     except OSError as err:
         raise MatchError(f"--out {folder}: cannot make the folder: "
                          f"{err.strerror or err}") from None
-    taken = sorted(p.name for p in folder.glob(f"{SAVE_PREFIX}*{SUFFIX}"))
+    taken = sorted(p.name for suffix in (SUFFIX, RECORD_SUFFIX)
+                   for p in folder.glob(f"{SAVE_PREFIX}*{suffix}"))
     if taken:
         raise MatchError(f"--out {folder} already holds a match's saves ({taken[0]}); "
                          "give another folder or empty it")
@@ -465,11 +467,15 @@ class Match:
         return player
 
     def _save(self, record: Record) -> Path:
+        """Write the game as a save and, beside it, as a game record (the same name with
+        the record's suffix); the save's path."""
         from saves.format import doc_from_game
-        from saves.store import write_save
+        from saves.store import record_name, write_record, write_save
 
         assert self.out is not None
         path = self.out / save_name(record.task.number, len(self.tasks))
         specs = [self.players[p].spec for p in record.task.seats]
-        write_save(path, doc_from_game(record.game, specs, record.clock))
+        doc = doc_from_game(record.game, specs, record.clock)
+        write_save(path, doc)
+        write_record(path.with_name(record_name(path.name)), doc)
         return path

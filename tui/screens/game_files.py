@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from tui.messages import StartSession
 from tui.screens.common import printable, short_path
-from tui.screens.dialogs import NameDialog
+from tui.screens.dialogs import ChoiceDialog, NameDialog
 from tui.screens.load_dialog import LoadDialog
 
 if TYPE_CHECKING:
@@ -107,26 +107,43 @@ class FileActions:
         self._changed(f"Loaded {printable(path.name)}.")
 
     def action_export(self) -> None:
+        """Ask what to export: the position in the game's native format, or the whole game
+        as a text record (README: Game records)."""
+        self.app.push_screen(ChoiceDialog(
+            "Export", "The position on the board in the game's native format, or the whole "
+            "game as a text record (its players, clock, moves and result).",
+            [("position", "Position", "p"), ("record", "Game record", "r")]),
+            self._export_as)
+
+    def _export_as(self, kind: str | None) -> None:
+        from saves.record import RECORD_SUFFIX
         from saves.store import NATIVE_SUFFIX
 
+        if kind is None:
+            self.status("Export cancelled.")
+            return
+        suffix, title = ((RECORD_SUFFIX, "Export the game record (text)") if kind == "record"
+                         else (NATIVE_SUFFIX, "Export the position (native format)"))
         try:
             folder = self.services.saves_folder()
-            default = self.services.default_name(self.session.game.name, NATIVE_SUFFIX)
+            default = self.services.default_name(self.session.game.name, suffix)
         except Exception as err:  # noqa: BLE001
             self.status(f"Cannot export: {err}")
             return
         self.app.push_screen(NameDialog(
-            "Export the position (native format)", folder, default, "Export",
-            check=lambda name: self.services.name_problem(name, NATIVE_SUFFIX)), self._export_to)
+            title, folder, default, "Export",
+            check=lambda name: self.services.name_problem(name, suffix)),
+            lambda name: self._export_to(name, kind == "record"))
 
-    def _export_to(self, name: str | None) -> None:
+    def _export_to(self, name: str | None, record: bool = False) -> None:
         if not name:
             self.status("Export cancelled.")
             return
         try:
-            path = self.services.export_position(self.session, name)
+            path = (self.services.export_record(self.session, name) if record
+                    else self.services.export_position(self.session, name))
         except Exception as err:  # noqa: BLE001
             self.status(f"Export failed: {err}")
             return
-        self.status(f"Exported the position to {self._shown(path)}.")
-
+        what = "the game record" if record else "the position"
+        self.status(f"Exported {what} to {self._shown(path)}.")

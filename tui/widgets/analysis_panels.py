@@ -56,7 +56,7 @@ class LineMoves(Static):
         came from the game the analysis began from."""
         self._shown = (texts, players, current, base)
         if not texts:
-            self.update(Text("no moves yet: play one on the board", style="dim"))
+            self.update(Text("no moves yet:\nplay one on the board", style="dim"))
             return
         w = max(2, *(len(t) for t in texts))
         width = 4 + (w + 1) * players
