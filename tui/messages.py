@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from rules import Game
     from tui.play.session import Session
 
 
@@ -26,6 +27,15 @@ class OpenSetup(Message):
     def __init__(self, game_name: str) -> None:
         super().__init__()
         self.game_name = game_name
+
+
+class OpenEditor(Message):
+    """Edit a position of `game_name`: from its start, or from (a copy of) `game`, in which
+    case the editor goes over the screen that asked and escape comes back to it."""
+
+    def __init__(self, game_name: str, game: Game | None = None) -> None:
+        super().__init__()
+        self.game_name, self.game = game_name, game
 
 
 class StartSession(Message):

@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from rules import Game, MoveError, PlayerSpec
-from tui.messages import EngineReady, OpenMenu, OpenReplay, StartSession
+from tui.messages import EngineReady, OpenEditor, OpenMenu, OpenReplay, StartSession
 from tui.play.driver import Driver, Turn, TurnError
 from tui.play.players import Player, Verdict
 from tui.play.session import AIRequest, Session
@@ -55,6 +55,7 @@ class GameScreen(FileActions, BoardScreen):
         Binding("r", "redo", "Redo"),
         Binding("l", "load", "Load"),
         Binding("e", "export", "Export"),
+        Binding("d", "edit", "Edit"),
         Binding("question_mark", "rules", "Help", key_display="?"),
     ]
 
@@ -616,6 +617,10 @@ class GameScreen(FileActions, BoardScreen):
             return
         self._cancel_search()
         self.post_message(OpenReplay(self.session))
+
+    def action_edit(self) -> None:
+        """Edit a copy of the position in the position editor (over this screen)."""
+        self.post_message(OpenEditor(self.session.game.name, self.session.game.copy()))
 
     def action_result(self) -> None:
         if self.session.game.is_over:
