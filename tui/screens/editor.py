@@ -90,6 +90,7 @@ class EditorScreen(SizedScreen):
                             yield Label(field.label)
                             yield self._field_widget(field.name, field.choices)
                 yield Static(id="facts")
+                yield Static(id="reason")
         yield Static(id="status")
         yield KeyFooter(compact=True)
         yield from self.compose_notice()
@@ -161,8 +162,9 @@ class EditorScreen(SizedScreen):
             line = Text(f"Legal: {more}.", style="bold green")
         shown, cut = fit(Text(printable(line.plain), style=line.style), self.app.size.width - 2)
         self.query_one("#status", Static).update(shown)
-        if cut:
-            self.query_one("#status", Static).tooltip = line.plain
+        whole = self.query_one("#reason", Static)  # a reason too long for the line, whole
+        whole.update(Text(printable(line.plain), style=line.style) if cut else "")
+        whole.display = cut
 
     def _judge(self) -> tuple[Game | None, str]:
         try:

@@ -55,7 +55,7 @@ class GameScreen(FileActions, BoardScreen):
         Binding("r", "redo", "Redo"),
         Binding("l", "load", "Load"),
         Binding("e", "export", "Export"),
-        Binding("d", "edit", "Edit"),
+        Binding("d", "edit", "Edit position", show=False),  # `?` lists it
         Binding("question_mark", "rules", "Help", key_display="?"),
     ]
 

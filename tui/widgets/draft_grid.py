@@ -122,9 +122,15 @@ class DraftGrid(GridBoard):
                 target = row * cols + col
                 if target in area:
                     style += self.style("path")
-                if target == self.cursor and self.active():
+                cursor = target == self.cursor and self.active()
+                if cursor:
                     style += self.style("cursor") + self.style("hint")
-                text.append(glyph.center(cw) if cw > 1 else glyph[:1], style=style)
+                if cw == 1:
+                    text.append(glyph[:1], style=style)
+                elif cursor and cw == 3:  # readable without colour too
+                    text.append(f"[{glyph[:1]}]", style=style)
+                else:
+                    text.append(glyph.center(cw), style=style)
         return text
 
     def _area_cells(self) -> set[int]:
