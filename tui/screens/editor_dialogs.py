@@ -13,12 +13,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from rules import Game, PlayerSpec, TimeControl, codec_of, game_names, get_game
+from rules import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Game,
+    PlayerSpec,
+    TimeControl,
+    codec_of,
+    game_names,
+    get_game,
+)
 from tui.screens.dialogs import BUTTON_KEYS
-from tui.screens.setup import OTHER_SEATS, PLAYER_CHOICES, PROGRAM
 from tui.widgets.boards import has_board
 
-SEAT_CHOICES = [choice for choice in PLAYER_CHOICES if choice[1] != PROGRAM]
+# the setup screen's choices but a program (its command line needs the setup's own row)
+SEAT_CHOICES = [("Human", "human"), *((f"AI ({level})", f"ai:{level}") for level in LEVELS)]
+OTHER_SEATS = f"ai:{DEFAULT_LEVEL}"  # the first seat a person's, the others the AI's
 FROM_POSITION = "position"  # the clock choice that keeps the clocks the position holds
 
 
