@@ -136,12 +136,16 @@ async def test_over_a_game_escape_leaves_it_and_play_replaces_it(tmp_path) -> No
         assert sum(isinstance(s, GameScreen) for s in app.screen_stack) == 1
 
 
-async def test_analyse_shows_only_where_the_analysis_screen_exists(tmp_path) -> None:
+async def test_analyse_shows_only_with_the_analysis_screen_and_escape_steps_back(tmp_path) -> None:
     app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_editor(app, pilot, "boxing")
         assert screen.check_action("analyse", ()) is (
             find_spec("tui.screens.analysis") is not None)
+        screen.query_one("#field-players", Select).focus()
+        await pilot.press("escape")  # from a field: back to the board, the draft kept
+        await settle(pilot)
+        assert app.screen is screen and app.focused is screen.grid
         await pilot.press("escape")
         await settle(pilot)
         assert type(app.screen).__name__ == "MenuScreen"

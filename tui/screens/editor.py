@@ -332,6 +332,9 @@ class EditorScreen(SizedScreen):
             self.app.push_screen(screen(game, self.services))
 
     def action_back(self) -> None:
+        if self.focused is not self.grid:  # from a field: back to the board, not away
+            self.grid.focus()
+            return
         if self.over_game:
             self.dismiss(None)
         else:

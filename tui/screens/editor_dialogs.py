@@ -65,7 +65,7 @@ class SeatsDialog(ModalScreen[Seats | None]):
     """Who plays each seat of `game`, and the clock, as the setup screen asks them."""
 
     DEFAULT_CSS = """
-    SeatsDialog .seat-row { height: 1; margin: 0 0 1 0; }
+    SeatsDialog .seat-row { height: 1; }  /* eight seats fit 24 rows */
     SeatsDialog .seat-row Label { width: 14; }
     SeatsDialog .seat-row Select { width: 1fr; }
     """
