@@ -20,11 +20,20 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from rules import PlayerSpec, TimeControl, get_game
-from tui.messages import EngineReady, OpenAnalysis, OpenMenu, OpenReplay, OpenSetup, StartSession
+from tui.messages import (
+    EngineReady,
+    OpenAnalysis,
+    OpenEditor,
+    OpenMenu,
+    OpenReplay,
+    OpenSetup,
+    StartSession,
+)
 from tui.play.session import Session
 from tui.screens.analysis import AnalysisScreen
 from tui.screens.common import printable
 from tui.screens.dialogs import ChoiceDialog, ProgramsDialog
+from tui.screens.editor import EditorScreen
 from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
@@ -148,6 +157,15 @@ class ArenaApp(App):
 
     def on_open_setup(self, message: OpenSetup) -> None:
         self.switch_screen(SetupScreen(message.game_name, self.services))
+
+    def on_open_editor(self, message: OpenEditor) -> None:
+        """From the menu the editor replaces it; over a game it comes back there, or with
+        the new game its Play starts."""
+        screen = EditorScreen(message.game_name, self.services, message.game)
+        if message.game is None:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen, lambda start: start is not None and self.post_message(start))
 
     def on_start_session(self, message: StartSession) -> None:
         self.start_session(message.session, message.status)

@@ -29,6 +29,15 @@ class OpenSetup(Message):
         self.game_name = game_name
 
 
+class OpenEditor(Message):
+    """Edit a position of `game_name`: from its start, or from (a copy of) `game`, in which
+    case the editor goes over the screen that asked and escape comes back to it."""
+
+    def __init__(self, game_name: str, game: Game | None = None) -> None:
+        super().__init__()
+        self.game_name, self.game = game_name, game
+
+
 class StartSession(Message):
     """Play `session` on a new game screen; `status` is its first status line."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rules import Game, codec_of, game_names, get_game
 from rules.codecs.base import Codec, LineCodec, PositionCodec
+from rules.edit import Draft, draft_class
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
@@ -68,4 +69,15 @@ def test_every_codec_member_is_named() -> None:
         members |= declared(type(codec_of(get_game(name))))
     members -= {"game_class"}  # given by the constructor, `TheCodec(TheClass)`
     assert {"reply", "judge", "protocol", "position"} <= members
+    assert not members - named(), f"not in docs/adding-a-game.md: {sorted(members - named())}"
+
+
+def test_every_draft_member_is_named() -> None:
+    """Every member of the editor's `Draft` and whatever a game's draft declares beyond
+    its own helpers (a leading underscore) is named."""
+    members = declared(Draft)
+    for name in game_names():
+        members |= declared(draft_class(get_game(name))) & declared(Draft)
+    members = {m for m in members if not m.startswith("_")}
+    assert {"build", "palette", "paint", "fields"} <= members
     assert not members - named(), f"not in docs/adding-a-game.md: {sorted(members - named())}"

@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from rules import Game, MoveError, PlayerSpec
-from tui.messages import EngineReady, OpenAnalysis, OpenMenu, OpenReplay, StartSession
+from tui.messages import EngineReady, OpenAnalysis, OpenEditor, OpenMenu, OpenReplay, StartSession
 from tui.play.driver import Driver, Turn, TurnError
 from tui.play.players import Player, Verdict
 from tui.play.session import AIRequest, Session
@@ -55,6 +55,7 @@ class GameScreen(FileActions, BoardScreen):
         Binding("r", "redo", "Redo"),
         Binding("l", "load", "Load"),
         Binding("e", "export", "Export"),
+        Binding("d", "edit", "Edit position", show=False),  # `?` lists it
         Binding("question_mark", "rules", "Help", key_display="?"),
         # the footer is full at 80 columns: `?` and the command palette list it
         Binding("z", "analysis", "Analysis", show=False),
@@ -627,6 +628,10 @@ class GameScreen(FileActions, BoardScreen):
             return
         self._cancel_search(turn_too=False)
         self.post_message(OpenAnalysis(self.session.game))
+
+    def action_edit(self) -> None:
+        """Edit a copy of the position in the position editor (over this screen)."""
+        self.post_message(OpenEditor(self.session.game.name, self.session.game.copy()))
 
     def action_result(self) -> None:
         if self.session.game.is_over:

@@ -12,8 +12,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from rules import game_names, get_game
-from tui.messages import OpenSetup, StartSession
+from tui.messages import OpenEditor, OpenSetup, StartSession
 from tui.screens.common import KeyFooter, SizedScreen, entry, fit, printable
+from tui.screens.editor_dialogs import GamePicker
 from tui.screens.load_dialog import LoadDialog
 from tui.services import Services
 from tui.widgets.boards import has_board
@@ -27,6 +28,7 @@ class MenuScreen(SizedScreen):
     MIN_SIZE = (50, 12)
 
     BINDINGS = [Binding("l", "load", "Load a saved game"),
+                Binding("d", "edit", "Edit a position"),
                 Binding("q", "app.quit", "Quit", show=False)]
 
     def __init__(self, services: Services) -> None:
@@ -82,6 +84,11 @@ class MenuScreen(SizedScreen):
         # the dialog reads the folder again as the services list it, after a rename or a delete
         dialog = LoadDialog(folder, saves, lambda: self.services.list_saves()[1])
         self.app.push_screen(dialog, self._load_from)
+
+    def action_edit(self) -> None:
+        """Choose a game, then set up a position of it in the editor."""
+        self.app.push_screen(GamePicker(),
+                             lambda name: name is not None and self.post_message(OpenEditor(name)))
 
     def _load_from(self, path: Path | None) -> None:
         if path is None:

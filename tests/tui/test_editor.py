@@ -1,0 +1,158 @@
+"""The position editor through Pilot: from the menu, place letters until the rules object,
+fix the position and play from it; save and export it; open it over a game, which it
+leaves as it was, and start a new game from there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input, OptionList, Select, Static
+
+from rules import PlayerSpec
+from saves.store import read_native
+from tests.tui.test_app import own_saves_folder  # noqa: F401 - the fixture
+from tui.app import ArenaApp
+from tui.screens.editor import EditorScreen
+from tui.screens.editor_dialogs import SeatsDialog
+from tui.screens.game import GameScreen
+
+SIZE = (80, 24)
+
+
+async def settle(pilot) -> None:
+    for _ in range(3):
+        await pilot.pause()
+
+
+def status(app: ArenaApp) -> str:
+    return str(app.screen.query_one("#status", Static).render())
+
+
+async def open_editor(app: ArenaApp, pilot, game_name: str) -> EditorScreen:
+    """The menu's `d`, then the game in the picker."""
+    await settle(pilot)
+    await pilot.press("d")
+    await settle(pilot)
+    picker = app.screen.query_one("#games", OptionList)
+    picker.highlighted = next(i for i in range(picker.option_count)
+                              if picker.get_option_at_index(i).id == game_name)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(app.screen, EditorScreen)
+    return app.screen
+
+
+async def play_as_people(app: ArenaApp, pilot) -> GameScreen:
+    await pilot.press("p")
+    await settle(pilot)
+    dialog = app.screen
+    assert isinstance(dialog, SeatsDialog)
+    for select in dialog.query(Select).results(Select):
+        if (select.id or "").startswith("seat-"):
+            select.value = "human"
+    await pilot.click("#ok")
+    await settle(pilot)
+    assert isinstance(app.screen, GameScreen)
+    return app.screen
+
+
+async def test_place_letters_see_the_rules_object_fix_and_play(tmp_path) -> None:
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_editor(app, pilot, "pahtum")
+        assert status(app) == "Legal: X to move."
+        await pilot.press("3", "enter", "right", "enter")  # X on D4 and D5
+        await settle(pilot)
+        assert status(app) == "Not legal: 2 X and 0 O: X must equal O or be one more"
+        await pilot.press("p")  # refused: the reason again, no dialog
+        await settle(pilot)
+        assert isinstance(app.screen, EditorScreen) and "Cannot play" in status(app)
+        await pilot.press("4", "enter")  # D5 an O
+        await settle(pilot)
+        assert status(app) == "Legal: X to move."
+        await pilot.press("u")  # undo: two X again
+        await settle(pilot)
+        assert status(app).startswith("Not legal")
+        await pilot.press("enter")
+        screen = await play_as_people(app, pilot)
+        game = screen.session.game
+        assert game.to_native().splitlines()[3] == "---XO--"
+        assert game.to_move == 0 and all(p.kind == "human" for p in screen.session.participants)
+
+
+async def test_save_and_export_keep_the_fields(tmp_path) -> None:
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, "loaps")
+        screen.query_one("#field-points1", Input).value = "99"
+        await settle(pilot)
+        assert status(app) == ("Not legal: player 1 has 99 points after 0 moves: at most 0 "
+                               "are possible")
+        screen.query_one("#field-points1", Input).value = "0"
+        screen.query_one("#field-seconds2", Input).value = "42.5"
+        screen.query_one("#field-mover", Select).value = "2"
+        await settle(pilot)
+        assert status(app) == "Legal: blue to move."
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("enter")  # the dialog's default name
+        await settle(pilot)
+        assert "Saved to" in status(app)
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Exported the position to" in status(app)
+    saves = sorted(Path(tmp_path).iterdir())
+    native = next(p for p in saves if not p.name.endswith(".arena.json"))
+    game = read_native(native)
+    assert game.to_move == 1 and game.seconds_left == (60.0, 42.5)
+    saved = next(p for p in saves if p.name.endswith(".arena.json"))
+    assert app.services.load_session(saved).game.to_native() == game.to_native()
+
+
+async def test_over_a_game_escape_leaves_it_and_play_replaces_it(tmp_path) -> None:
+    people = [PlayerSpec.human(), PlayerSpec.human()]
+    app = ArenaApp("pousse", players=people, save_dir=tmp_path, clocks_running=False,
+                   now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen.session.game
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, EditorScreen)
+        await pilot.press("enter")  # a push from the left into the middle row
+        await settle(pilot)
+        assert status(app) == "Legal: O to move."
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.session.game is game and not game.history
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("enter", "2", "enter")  # L4 then R4
+        screen = await play_as_people(app, pilot)
+        assert screen.session.game.history_text() == ["L4", "R4"]
+        assert sum(isinstance(s, GameScreen) for s in app.screen_stack) == 1
+
+
+async def test_analyse_opens_the_analysis_board_and_escape_steps_back(
+        tmp_path, monkeypatch) -> None:
+    from tui.screens.analysis import AnalysisScreen
+
+    monkeypatch.setattr(AnalysisScreen, "AUTO_START", False)
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, "boxing")
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, AnalysisScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        screen.query_one("#field-players", Select).focus()
+        await pilot.press("escape")  # from a field: back to the board, the draft kept
+        await settle(pilot)
+        assert app.screen is screen and app.focused is screen.grid
+        await pilot.press("escape")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "MenuScreen"
