@@ -114,3 +114,28 @@ def test_pahtum_with_the_ais_view(snap_compare, size: tuple[int, int]) -> None:
 def test_loaps_turned_with_the_ais_view(snap_compare) -> None:
     assert snap_compare(frozen_app("loaps"), run_before=show_fixed(flip=True),
                         terminal_size=(80, 24))
+
+
+async def test_the_replay_shows_the_view_of_each_move_stepped_to(tmp_path) -> None:
+    from tests.tui.test_replay import finished, open_replay, saved
+    from tui.screens.replay import ReplayScreen
+
+    session = finished("pahtum", players=PEOPLE)
+    app = ArenaApp(load=saved(session, tmp_path), save_dir=tmp_path, clocks_running=False)
+    engine = StandIn()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.services.engine_ready = lambda name: True  # type: ignore[method-assign]
+        app.services.engine = lambda name: engine  # type: ignore[method-assign, assignment]
+        screen = await open_replay(app, pilot)
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert engine.asked == [] and "the game is over here" in str(
+            screen.query_one(OverlayLegend).render())  # the last move ended it
+        await pilot.press("left")
+        await settle(app, pilot)
+        assert len(engine.asked) == 1 and screen.board.overlay_scores == fixed_scores(
+            screen.game).scores
+        await pilot.press("f")
+        await pilot.pause()
+        assert screen.board.flipped
