@@ -135,10 +135,11 @@ class ReplayScreen(OverlayView, BoardScreen):
         Binding("home", "jump(0)", "Start"),
         Binding("end", "jump(-1)", "End"),
         Binding("a", "analyse", "Analyse"),
-        Binding("o", "overlay", "AI view"),
-        Binding("f", "flip", "Flip"),
         Binding("c", "continue", "Continue"),
         Binding("escape", "dismiss(None)", "Game", key_display="esc"),
+        # last: at 80 columns the footer has no room left for them
+        Binding("o", "overlay", "AI view"),
+        Binding("f", "flip", "Flip"),
     ]
 
     class Info(Message):
