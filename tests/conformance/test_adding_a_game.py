@@ -78,8 +78,9 @@ def test_the_board_hooks_of_the_ais_view_and_the_flip_are_named() -> None:
     from tui.widgets.boards.grid import GridBoard
 
     members = {name for name in declared(GridBoard)
-               if name.startswith(("overlay", "set_overlay", "flip", "FLIPS", "shown"))}
-    assert {"overlay_targets", "overlay_moves", "FLIPS", "shown", "set_overlay"} <= members
+               if name.startswith(("overlay", "set_overlay", "flip", "FLIP", "shown", "place_of"))}
+    assert {"overlay_targets", "overlay_moves", "FLIPS", "FLIP_TURNS", "shown", "place_of",
+            "set_overlay"} <= members
     for name in game_names():
         assert not (declared(board_class(name)) & members) - named(), name
     assert not members - named(), f"not in docs/adding-a-game.md: {sorted(members - named())}"

@@ -1,6 +1,7 @@
-"""Board flip (`f`): the boards whose seats sit on two sides turn a half turn; clicks,
-the cursor keys and the notation of the moves picked stay right, and the board stays
-turned across moves."""
+"""Board flip (`f`): the boards whose seats sit on sides of them turn (Pah-Tum and
+Pillars a half turn, LOAPS a quarter turn: blue's edges on top and at the bottom);
+clicks, the labels, the cursor keys and the notation of the moves picked stay right,
+and the board stays turned across moves."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from tui.widgets.boards.grid import GridBoard
 
 SIZE = (80, 24)
 FLIPPING = {"pahtum", "loaps", "pillars"}
-# the label lines of the turned board at 80x24: (line, its labels in order)
-LABELS = {"pahtum": (0, "7654321"), "loaps": (0, "gfedcba"), "pillars": (0, "jihgfedcba")}
+# the turned board at 80x24: its quarter turns, the labels over it and beside it
+TURNED = {"pahtum": (2, "7654321", "GFEDCBA"), "loaps": (1, "1234567", "abcdefg"),
+          "pillars": (2, "jihgfedcba", "JIHGFEDCBA")}
 
 
 def places(board: GridBoard) -> dict[tuple[int, int], Hashable]:
@@ -44,11 +46,24 @@ async def test_a_turned_board_maps_clicks_and_labels_a_half_turn(game_name: str)
             return
         assert board.flipped
         rows, cols = board.shape()
+        turns, over, beside = TURNED[game_name]
+        assert board.FLIP_TURNS == turns
         after = places(board)
         assert after.keys() == before.keys()
-        assert all(after[xy] == rows * cols - 1 - before[xy] for xy in before)  # type: ignore[operator]
-        line, labels = LABELS[game_name]
-        assert "".join(board.render().plain.splitlines()[line].split()) == labels
+
+        def turned(place: int) -> int:  # the cell a place shows, turned clockwise
+            r, c = divmod(place, cols)
+            for _ in range(turns):
+                r, c = rows - 1 - c, r
+            return r * cols + c
+
+        assert all(after[xy] == turned(before[xy]) for xy in before)  # type: ignore[arg-type]
+        lines = board.render().plain.splitlines()
+        assert "".join(lines[0].split()) == over
+        beside_labels = [label for line in lines[1:] if (label := line[:2].strip())]
+        assert "".join(beside_labels[:rows]) == beside
+        for place in range(rows * cols):
+            assert board.place_of(board.shown(place)) == place
         await pilot.press("f")
         await pilot.pause()
         assert places(board) == before
@@ -67,7 +82,7 @@ async def test_on_a_turned_board_up_goes_up_the_screen_and_clicks_pick_the_cell_
         start = board.cursor
         await pilot.press("up", "left")
         # one row up and one column left on the screen: where the board shows it
-        assert board.shown(board.cursor) == board.shown(start) - cols - 1  # type: ignore[arg-type]
+        assert board.place_of(board.cursor) == board.place_of(start) - cols - 1  # type: ignore[arg-type]
         # a click picks the cell drawn there, whose name the move's notation gives
         spots = places(board)
         move = game.legal_moves()[0]

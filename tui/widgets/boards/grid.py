@@ -19,8 +19,9 @@ ties to moves and to the screen with a few hooks:
   (default: `target_for(move)`; LOAPS: its piece and its square), `overlay_moves()`
   the moves shown now (default: all scored), and `render()` painting
   `overlay_map()`'s shades (`overlay_background(shade)`);
-- `FLIPS = True` for a board whose seats sit on two sides of it: `f` turns it a half
-  turn (`flipped`), and `render()` / `target_at()` go through `shown(index)`.
+- `FLIPS = True` for a board whose seats sit on sides of it: `f` turns it
+  (`flipped`: `FLIP_TURNS` quarter turns clockwise, a half turn by default), and
+  `render()` / `target_at()` go through `shown(place)` and `place_of(cell)`.
 
 The screen calls `set_game` for a new/loaded/return game, `refresh_game`
 after each move/undo/redo, `show_hint` with the AI's suggestion, and sets
@@ -86,7 +87,8 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         Binding("f", "flip", "Flip"),
     ]
     HOVER: ClassVar[bool] = False  # whether `hover` follows the mouse
-    FLIPS: ClassVar[bool] = False  # whether `f` turns the board (seats on two sides of it)
+    FLIPS: ClassVar[bool] = False  # whether `f` turns the board (seats on sides of it)
+    FLIP_TURNS: ClassVar[int] = 2  # quarter turns clockwise when flipped (a square grid)
 
     class MovePicked(Message):
         """The user chose `move` (not yet checked for legality)."""
@@ -116,7 +118,7 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         self._sent_note: Text | None = None  # the last `Note`, so it is sent only on change
         self.overlay_scores: dict[Hashable, float] | None = None  # the AI's view, or None
         self.overlay_proven: frozenset[Hashable] = frozenset()
-        self.flipped = False  # turned a half turn (kept across moves and games)
+        self.flipped = False  # turned (kept across moves and games)
 
     # ----- the screen's calls ------------------------------------------------------------
     def set_game(self, game: G) -> None:
@@ -154,7 +156,7 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         self.refresh()
 
     def flip(self) -> None:
-        """Turn the board a half turn, or back (a board that `FLIPS`)."""
+        """Turn the board, or back (a board that `FLIPS`)."""
         if self.FLIPS:
             self.flipped = not self.flipped
             self.refresh()
@@ -232,11 +234,9 @@ class GridBoard(Widget, Generic[G], can_focus=True):
     def step(self, cursor: Hashable, key: str) -> Hashable:
         """Where an arrow key ("up", "down", "left", "right") moves the cursor."""
         rows, cols = self.shape()
-        r, c = divmod(cursor, cols)  # type: ignore[call-overload]
-        dr, dc = DIRECTIONS[key]
-        if self.flipped:  # up on the screen is down the board
-            dr, dc = -dr, -dc
-        return (r + dr) % rows * cols + (c + dc) % cols
+        r, c = divmod(self.place_of(cursor), cols)  # type: ignore[arg-type]
+        dr, dc = DIRECTIONS[key]  # on the screen: up is up on a turned board too
+        return self.shown((r + dr) % rows * cols + (c + dc) % cols)
 
     def target_at(self, x: int, y: int) -> Hashable | None:
         """The target under a content offset, or None where there is none."""
@@ -297,13 +297,26 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         marks = self.game.marks if self.game is not None else ()
         return marks.index(mark) if mark in marks else None
 
-    def shown(self, index: int) -> int:
-        """The cell drawn at a place of the `shape()` grid (row-major index), or the place
-        a cell is drawn at: the same both ways, a half turn when `flipped`."""
+    def shown(self, place: int) -> int:
+        """The cell drawn at a place of the `shape()` grid (row-major, on the screen):
+        itself, or turned `FLIP_TURNS` quarter turns clockwise when `flipped`."""
         if not self.flipped:
-            return index
+            return place
         rows, cols = self.shape()
-        return rows * cols - 1 - index
+        r, c = divmod(place, cols)
+        for _ in range(self.FLIP_TURNS % 4):
+            r, c = rows - 1 - c, r  # a quarter turn: the left column drawn on top
+        return r * cols + c
+
+    def place_of(self, cell: int) -> int:
+        """Where a cell is drawn: the inverse of `shown`."""
+        if not self.flipped:
+            return cell
+        rows, cols = self.shape()
+        r, c = divmod(cell, cols)
+        for _ in range(self.FLIP_TURNS % 4):
+            r, c = c, rows - 1 - r
+        return r * cols + c
 
     def overlay_map(self) -> dict[Hashable, str]:
         """Each shaded target's shade (a component class name); empty with no overlay."""

@@ -9,7 +9,8 @@ Under the board, when there is room, a few lines say what the choice would do
 or why it is refused; without room that line goes to the screen's status line.
 Cells grow with the space the screen gives. The AI's view shades each piece by its
 best move and each square by the best move landing there (with a piece chosen, by
-that piece's moves only); `f` turns the board a half turn (rank 1 on top).
+that piece's moves only); `f` turns the board a quarter turn, so that blue's edges
+(files a and g) are on top and at the bottom, the ranks along the top.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ class LoapsBoard(GridBoard[Loaps]):
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("f", "flip", "Flip"),
     ]
-    FLIPS = True  # the two sides start on opposite edges
+    FLIPS = True  # red starts on the top and bottom edges, blue on the left and right
+    FLIP_TURNS = 1
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -273,7 +275,7 @@ class LoapsBoard(GridBoard[Loaps]):
         self.note(None if g.info else self.info_text())
         targets = self.targets
         shades = self.overlay_map()
-        focus = self.shown(self.cursor) if self.active() else None  # type: ignore[arg-type]
+        focus = self.place_of(self.cursor) if self.active() else None  # type: ignore[arg-type]
         fcol, frow = divmod(focus, SIZE)[::-1] if isinstance(focus, int) else (None, None)
         if g.top:
             self._files(text, g, fcol)
@@ -283,7 +285,7 @@ class LoapsBoard(GridBoard[Loaps]):
                 if r or line:
                     text.append("\n")
                 middle = line == g.mark_y
-                rank = str(SIZE - self.shown(r * SIZE) // SIZE) if middle else " "
+                rank = self._label(r * SIZE, 1) if middle else " "
                 label = self.style("cursor") if r == frow else self.style("label")
                 text.append(f" {rank} ", style=label)
                 in_chip = g.chip_y <= line < g.chip_y + g.chip_h
@@ -311,10 +313,16 @@ class LoapsBoard(GridBoard[Loaps]):
             text.append("\n " * (g.info - len(lines)))  # the height stays the layout's
         return text
 
+    def _label(self, place: int, step: int) -> str:
+        """The label of the line of places from `place` on, `step` apart (a row: 1, a
+        column: SIZE): the rank or the file its squares share (turned, the lines swap)."""
+        a, b = self.shown(place), self.shown(place + step)
+        return str(SIZE - a // SIZE) if a // SIZE == b // SIZE else FILES[a % SIZE]
+
     def _files(self, text: Text, g: Geometry, focus_col: int | None) -> None:
         text.append(" " * LEFT)
         for c in range(SIZE):
-            name = FILES[self.shown(c) % SIZE]
+            name = self._label(c, SIZE)
             style = self.style("cursor") if c == focus_col else self.style("label")
             text.append(f"{name:^{g.cw}}", style=style)
         if g.right:

@@ -439,7 +439,7 @@ class PillarsBoard(GridBoard[Pillars]):
         self.note(None if g.info else self.info_text())
         looks = self._looks(game)
         focus = self.cursor if self.active() else None
-        frow, fcol = divmod(self.shown(focus), SIZE) if isinstance(focus, int) else (None, None)
+        frow, fcol = divmod(self.place_of(focus), SIZE) if isinstance(focus, int) else (None, None)
         armed = self.armed and self.playing() is not None
         self._columns(text, g, fcol, corner="!" if armed else " ")
         for row in range(SIZE):
@@ -496,8 +496,9 @@ class PillarsBoard(GridBoard[Pillars]):
                  and looks[row + 1][col][0] != looks[row][col][0] for col in range(SIZE)]
         frames = {}
         for cell in (self.anchor, focus):
-            if cell is not None and self.shown(cell) // SIZE == row and (f := self._frame(cell)):
-                frames[self.shown(cell) % SIZE] = f
+            if cell is not None and self.place_of(cell) // SIZE == row and (
+                    f := self._frame(cell)):
+                frames[self.place_of(cell) % SIZE] = f
         inner = None  # a bracket right of the last column with no gap for it: in its cell
         if not g.edge and SIZE - 1 in frames:
             inner = frames[SIZE - 1][1], frames[SIZE - 1][2]
