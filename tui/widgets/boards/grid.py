@@ -16,7 +16,7 @@ ties to moves and to the screen with a few hooks:
 - optionally `HOVER = True` (track the target under the mouse in `hover`),
   `rows_needed()` and `get_content_width/height` (auto size, within `room(...)`);
 - the AI's view (the overlay): `overlay_targets(move)`, the targets that show a move
-  (default: `target_for(move)`; LOAPS: its piece and its square), `overlay_moves()`
+  (default: `target_for(move)`; a piece's move: the piece and its square), `overlay_moves()`
   the moves shown now (default: all scored), and `render()` painting
   `overlay_map()`'s shades (`overlay_background(shade)`);
 - `FLIPS = True` for a board whose seats sit on sides of it: `f` turns it
