@@ -24,8 +24,8 @@ from rules import Game, MoveError, RulesError, canonical_name
 from rules.players import LEVELS
 
 __all__ = [
-    "LEVELS", "Budget", "Engine", "InfoCallback", "SearchResult", "StopFlag", "get_engine",
-    "new_engine",
+    "LEVELS", "Budget", "Engine", "InfoCallback", "MoveScores", "SearchResult", "StopFlag",
+    "get_engine", "new_engine",
 ]
 
 # A depth whose search has used this share of the budget is the last one started:
@@ -76,6 +76,17 @@ class SearchResult:
 
 
 InfoCallback = Callable[[SearchResult], None]
+
+
+@dataclass(frozen=True)
+class MoveScores:
+    """Every scored root move's exact value at one depth (the unit of
+    `SearchResult.score`, the mover's view), and those of them the adapter calls proven
+    (the end of the game is seen): what the board's overlay shades."""
+
+    depth: int
+    scores: dict[Hashable, float]
+    proven: frozenset[Hashable]
 
 
 class StopFlag:
@@ -288,6 +299,50 @@ class Engine:
             found = self.adapter.search_depth(pos, depth, np.zeros(1, np.int32), True)
             pool = self.adapter.candidates(pos) or self.adapter.root_moves(pos)
             return {self.adapter.to_move(pos, m): found.scores[m] for m in pool}
+
+    def rate_moves(self, game: Game, seconds: float,
+                   stop: StopFlag | None = None) -> MoveScores | None:
+        """`score_moves` deepened while `seconds` allow (the deepest completed depth), or
+        None if not even the first depth finished; `stop.set()` ends it early. The
+        clock starts once the engine is free (a search under way finishes first)."""
+        self._check(game)
+        if game.is_over:
+            raise MoveError("the game is over")
+        flag = StopFlag()
+        if stop is not None:
+            stop.link(flag)
+        try:
+            with self._lock:
+                start = time.perf_counter()
+                flag.arm(max(FIRST_DEPTH, seconds))
+                return self._rate(game, Budget(seconds), flag, start)
+        finally:
+            flag.disarm()
+            if stop is not None:
+                stop.unlink(flag)
+
+    def _rate(self, game: Game, budget: Budget, flag: StopFlag, start: float
+              ) -> MoveScores | None:
+        adapter = self.adapter
+        pos = adapter.load(game)
+        rated: MoveScores | None = None
+        depth = 0
+        while not flag.is_set:
+            nxt = adapter.next_depth(pos, depth, budget)
+            if nxt is None:
+                break
+            found = adapter.search_depth(pos, nxt, flag.array, True)
+            if not found.completed:
+                break
+            depth = nxt
+            codes = [m for m in adapter.root_moves(pos) if m in found.scores]
+            scores = {adapter.to_move(pos, m): float(found.scores[m]) for m in codes}
+            proven = frozenset(adapter.to_move(pos, m) for m in codes
+                               if adapter.proven(pos, depth, found.scores[m]))
+            rated = MoveScores(depth, scores, proven)
+            if found.exact or time.perf_counter() - start > NEXT_DEPTH_SHARE * budget.seconds:
+                break
+        return rated
 
     # ----- tools --------------------------------------------------------------
     def warm_up(self) -> None:

@@ -81,3 +81,18 @@ def test_every_draft_member_is_named() -> None:
     members = {m for m in members if not m.startswith("_")}
     assert {"build", "palette", "paint", "fields"} <= members
     assert not members - named(), f"not in docs/adding-a-game.md: {sorted(members - named())}"
+
+
+def test_the_board_hooks_of_the_ais_view_and_the_flip_are_named() -> None:
+    """GridBoard's members for the overlay and the flip, and whatever a game's board
+    overrides of them."""
+    from tui.widgets.boards import board_class
+    from tui.widgets.boards.grid import GridBoard
+
+    members = {name for name in declared(GridBoard)
+               if name.startswith(("overlay", "set_overlay", "flip", "FLIP", "shown", "place_of"))}
+    assert {"overlay_targets", "overlay_moves", "FLIPS", "FLIP_TURNS", "shown", "place_of",
+            "set_overlay"} <= members
+    for name in game_names():
+        assert not (declared(board_class(name)) & members) - named(), name
+    assert not members - named(), f"not in docs/adding-a-game.md: {sorted(members - named())}"

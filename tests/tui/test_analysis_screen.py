@@ -316,3 +316,32 @@ def test_analysis_board_80x24(snap_compare) -> None:
 def test_analysis_board_120x40(snap_compare) -> None:
     app, run_before = board_app(SOLVED, True)
     assert snap_compare(app, run_before=run_before, terminal_size=(120, 40))
+
+
+async def test_o_shades_the_board_by_the_last_depths_scores_with_a_legend() -> None:
+    from tui.widgets.overlay_legend import OverlayLegend
+
+    app = hot_seat()
+    async with app.run_test(size=SIZE) as pilot:
+        game = get_game("pahtum").new({"blocks": "7"}, seed=11)
+        game.advance(random.Random(5), 2)
+        screen = AnalysisScreen(game, app.services, analyse=False)
+        await app.push_screen(screen)
+        await pilot.pause()
+        moves = game.legal_moves()[:3]
+        scores = {moves[0]: 5.0, moves[1]: -3.0, moves[2]: 0.0}
+        lines = [Line(moves[0], game.move_text(moves[0]), 5, 4, [game.move_text(moves[0])])]
+        screen.show_analysis(Analysis(4, lines, scores, 10, 0.1))
+        assert screen.board.overlay_scores is None  # off until asked
+        await pilot.press("o")
+        await pilot.pause()
+        assert screen.board.overlay_scores == scores
+        assert not screen.query_one(EvalGraph).display  # the legend takes the graph's place
+        assert "depth 4" in str(screen.query_one(OverlayLegend).render())
+        screen.board.focus()
+        await pilot.press("u")  # a position with no scores yet: nothing shaded
+        await pilot.pause()
+        assert screen.board.overlay_scores is None
+        await pilot.press("o")
+        await pilot.pause()
+        assert not screen.query(OverlayLegend) and screen.query_one(EvalGraph).display

@@ -33,6 +33,7 @@ from tui.widgets.analysis_panels import LineMoves, LinesPanel
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.eval_graph import EvalGraph
+from tui.widgets.overlay_legend import OverlayLegend
 
 if TYPE_CHECKING:
     from ai.analysis import Analysis
@@ -58,6 +59,7 @@ class AnalysisScreen(BoardScreen):
         Binding("home", "jump(0)", "Start"),
         Binding("end", "jump(-1)", "End"),
         Binding("escape", "dismiss(None)", "Close", key_display="esc"),
+        Binding("o", "overlay", "AI view"),
     ]
 
     class Lines(Message):
@@ -92,6 +94,7 @@ class AnalysisScreen(BoardScreen):
         self.generation = 0  # one more each position: an analysis names its own
         self.analysis: Analysis | None = None
         self.move_scores: dict[Hashable, float] = {}  # the last depth's, every root move
+        self.overlay_on = False  # `o`: the board shaded by move_scores, a legend for the graph
         self._stop: StopFlag | None = None
         self._status = "Analysis board: play for either side; the game itself is not changed."
         self.title_line = ("", "")
@@ -190,6 +193,7 @@ class AnalysisScreen(BoardScreen):
         self._cancel()
         self.analysis = None
         self.move_scores = {}
+        self._show_overlay()
         self.board.refresh_game()
         self.query_one(EvalGraph).set_line(self.start, self.line)
         self._status = printable(text)
@@ -245,6 +249,34 @@ class AnalysisScreen(BoardScreen):
         self._say("Analysing: it deepens until a stops it.")
         self._analyse()
 
+    # ----- the AI's view on the board ---------------------------------------------------
+    def action_overlay(self) -> None:
+        """Shade each move on the board by its score at the last depth; the legend takes the
+        graph's place while it is on (80x24 has no room for both)."""
+        self.overlay_on = not self.overlay_on
+        self.query_one(EvalGraph).display = not self.overlay_on
+        if self.overlay_on:
+            self.query_one("#side").mount(OverlayLegend(id="legend"),
+                                          after=self.query_one(LinesPanel))
+        else:
+            self.query("#legend").remove()
+        self._show_overlay()
+        self._say("The AI's view: each move shaded by its score; o hides it." if self.overlay_on
+                  else "The AI's view is off.")
+
+    def _show_overlay(self) -> None:
+        if not self.overlay_on:
+            self.board.set_overlay(None)
+            return
+        analysis = self.analysis
+        proven = [] if analysis is None else [line.move for line in analysis.lines
+                                               if line.proven]
+        self.board.set_overlay(self.move_scores or None, proven)
+        line = (f"depth {analysis.depth}" if analysis is not None and self.move_scores
+                else "a: analyse to score the moves" if not self.analysing else "scoring…")
+        for legend in self.query(OverlayLegend):
+            legend.show(self.board, line)
+
     def _analyse(self) -> None:
         panel = self.query_one(LinesPanel)
         game, name = self.game, self.game.name
@@ -294,6 +326,7 @@ class AnalysisScreen(BoardScreen):
         """Show a finished depth's lines (also what the tests give it)."""
         self.analysis = analysis
         self.move_scores = dict(analysis.scores)
+        self._show_overlay()
         self.query_one(LinesPanel).show_lines(analysis)
         if analysis.finished:
             solved = all(line.proven for line in analysis.lines)

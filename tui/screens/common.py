@@ -169,7 +169,7 @@ class KeyFooter(Footer):
                 keys[binding.action] = (binding, enabled, tooltip)
         pinned = [key for action, key in keys.items() if action in self.PINNED]
         others = [key for action, key in keys.items() if action not in self.PINNED]
-        room = self._width() + (1 if self.compact else 0)  # the last key needs no margin
+        room = self._width()  # the last key's margin counts too (the footer would scroll)
         while others and sum(self.key_width(b) for b, _, _ in others + pinned) > room:
             others.pop()
         return others + pinned

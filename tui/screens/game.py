@@ -28,6 +28,7 @@ from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
 from tui.screens.dialogs import ChoiceDialog, ResultScreen, RulesDialog
 from tui.screens.game_files import FileActions
+from tui.screens.overlay import OverlayView
 from tui.services import Services
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
@@ -39,13 +40,14 @@ if TYPE_CHECKING:
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person plays
 
 
-class GameScreen(FileActions, BoardScreen):
+class GameScreen(FileActions, OverlayView, BoardScreen):
     """Play one session."""
 
     # most important first: the footer shows them while they fit (`?` lists them all)
     BINDINGS = [
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
+        Binding("o", "overlay", "AI view"),
         Binding("s", "save", "Save"),
         Binding("n", "new_game", "New"),
         Binding("g", "result", "Result"),
@@ -166,6 +168,16 @@ class GameScreen(FileActions, BoardScreen):
         self.board.refresh_game()
         self._show_status()
         self.refresh_bindings()
+        self.overlay_refresh()
+
+    def overlay_position(self) -> tuple[Hashable, Game | None, str]:
+        """The AI's view scores a person's (or a program's) turn: never the AI's time."""
+        s = self.session
+        if s.game.is_over:
+            return s.generation, None, "the game is over"
+        if s.ai_to_move:
+            return s.generation, None, "waiting for the AI's move"
+        return s.generation, s.game, ""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # keys show only where they apply: the end screen once a game is over, and so on

@@ -17,6 +17,7 @@ position on the board, with the same players in the same seats.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -30,6 +31,7 @@ from rules import Clock, ClockKind, Game, TimeControl
 from tui.messages import EngineReady, OpenAnalysis, StartSession
 from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
+from tui.screens.overlay import OverlayView
 from tui.services import Services
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
@@ -124,7 +126,7 @@ def replay_board(cls: type[GridBoard]) -> type[GridBoard]:
     return ReplayBoard
 
 
-class ReplayScreen(BoardScreen):
+class ReplayScreen(OverlayView, BoardScreen):
     """Step through the finished game of `session`; dismisses with a `StartSession` to
     continue from a move, or None."""
 
@@ -136,7 +138,10 @@ class ReplayScreen(BoardScreen):
         Binding("a", "analyse", "Analyse"),
         Binding("c", "continue", "Continue"),
         Binding("escape", "dismiss(None)", "Game", key_display="esc"),
-        Binding("g", "graph", "Graph"),  # in the footer where it fits
+        # last: at 80 columns the footer has no room left for them
+        Binding("o", "overlay", "AI view"),
+        Binding("f", "flip", "Flip"),
+        Binding("g", "graph", "Graph"),
         Binding("z", "analysis", "Analysis"),
     ]
 
@@ -251,6 +256,16 @@ class ReplayScreen(BoardScreen):
         self._show_status()
         if not self.analysing:
             self._engine_idle()
+        self.overlay_refresh()
+
+    def overlay_position(self) -> tuple[Hashable, Game | None, str]:
+        return self.generation, self._playable(), "the game is over here"
+
+    def action_flip(self) -> None:
+        self.board.flip()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.board.FLIPS if action == "flip" else True
 
     def _board_line(self) -> Text | None:
         """The line under the board: the position stepped to, as a replay names it (not

@@ -15,7 +15,8 @@ cells the box would mark, `×` its vacant cells when it cannot be marked, the ce
 its way struck through, `□` the vacant cells of the AI's suggestion, and the box's
 top-left cell (the cursor) in reverse video, in the cursor's colour. One character a cell
 beside the side panel at 80x24 (the column numbers on two lines, tens over units), two
-characters a cell when the room allows (120x40). Under the board a line says what
+characters a cell when the room allows (120x40). The AI's view shades each vacant cell
+by the best box with its top-left corner there (any size). Under the board a line says what
 Enter would do, or why it was refused; a line too long for the room goes whole to the
 screen's status line too.
 """
@@ -158,7 +159,7 @@ class BoxingBoard(GridBoard[Boxing]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("grow", "shrink", "largest", "digit"):
             return self.game is not None and not self.game.is_over
-        return True
+        return super().check_action(action, parameters)
 
     def action_grow(self) -> None:
         self._typed = None
@@ -345,13 +346,15 @@ class BoxingBoard(GridBoard[Boxing]):
 
     # ----- drawing ---------------------------------------------------------------------
     def _cell(self, game: Boxing, row: int, col: int, seen: tuple[BoxMove, str | None] | None,
-              last: BoxMove | None, hint: BoxMove | None) -> tuple[str, Style]:
-        """A cell's glyph and style."""
+              last: BoxMove | None, hint: BoxMove | None, overlay: str | None = None
+              ) -> tuple[str, Style]:
+        """A cell's glyph and style (a vacant one on the overlay's shade, if any)."""
         cell = row * WIDTH + col
         char = game.board[cell]
         if char == VACANT:
             shade = self.style(f"chequer-{(row // 4 + col // 4) % 2}")
             glyph, style = "·", Style(color=shade.color, bgcolor=shade.bgcolor)
+            style += self.overlay_background(overlay)
         elif char == UNUSABLE:
             blocked = self.style("blocked")
             glyph, style = "o", Style(color=blocked.color, bgcolor=blocked.bgcolor, dim=True)
@@ -391,6 +394,7 @@ class BoxingBoard(GridBoard[Boxing]):
         seen = self.preview()
         last = self.last_move()
         hint = self.hint if isinstance(self.hint, tuple) else None
+        shades = self.overlay_map()
         frow, fcol = divmod(self.cursor, WIDTH) if seen is not None else (None, None)
         label = self.style("label")
         lit = self.style("cursor")
@@ -408,7 +412,8 @@ class BoxingBoard(GridBoard[Boxing]):
             text.append(" ")
             left: Style | None = None
             for col in range(WIDTH):
-                glyph, style = self._cell(game, row, col, seen, last, hint)  # type: ignore[arg-type]
+                glyph, style = self._cell(game, row, col, seen, last, hint,  # type: ignore[arg-type]
+                                          shades.get(row * WIDTH + col))
                 if g.cw == 2:
                     # the gap left of a cell: the cell's shade when its left neighbour has
                     # the same (one player's marks, the preview, a chequer square), else bare

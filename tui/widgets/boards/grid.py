@@ -14,16 +14,31 @@ ties to moves and to the screen with a few hooks:
   then its destination), `keys_for(move)` when a key must arm part of it first;
 - `describe_result(game)`: the end screen's lines;
 - optionally `HOVER = True` (track the target under the mouse in `hover`),
-  `rows_needed()` and `get_content_width/height` (auto size, within `room(...)`).
+  `rows_needed()` and `get_content_width/height` (auto size, within `room(...)`);
+- the AI's view (the overlay): `overlay_targets(move)`, the targets that show a move
+  (default: `target_for(move)`; a piece's move: the piece and its square), `overlay_moves()`
+  the moves shown now (default: all scored), and `render()` painting
+  `overlay_map()`'s shades (`overlay_background(shade)`);
+- `FLIPS = True` for a board whose seats sit on sides of it: `f` turns it
+  (`flipped`: `FLIP_TURNS` quarter turns clockwise, a half turn by default), and
+  `render()` / `target_at()` go through `shown(place)` and `place_of(cell)`.
 
 The screen calls `set_game` for a new/loaded/return game, `refresh_game`
 after each move/undo/redo, `show_hint` with the AI's suggestion, and sets
 `locked` while it is not a person's turn.
+
+The overlay: `set_overlay(scores, proven)` shades the place of every scored move by
+its score, relative to the best (`overlay.shade_targets`: a scale of five shades
+from the best to the worst, a proven win or loss apart); `set_overlay(None)` clears
+it. `scores` maps moves (the game's own moves) to values in one unit, higher better
+for the side to move (`Engine.rate_moves` gives them); `proven` holds the moves
+whose value is proven (the end of the game seen). The shades stay until set again or
+a new game is set: the screen clears them when the position changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -37,6 +52,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from rules import Game
+from tui.widgets.boards.overlay import SHADES, shade_targets
 
 # The colours live once, in tui/boards.tcss; the app loads it too (CSS_PATH).
 CSS_FILE = Path(__file__).resolve().parents[2] / "boards.tcss"
@@ -60,7 +76,7 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         *(f"grid-board--run-{i}" for i in range(SEATS)),
         *(f"grid-board--{name}" for name in (
             "empty", "chequer-0", "chequer-1", "blocked", "hatch", "cursor", "hint", "last",
-            "label", "path", "off", "bad", "good", "warn", "info")),
+            "label", "path", "off", "bad", "good", "warn", "info", *SHADES)),
     }
     BINDINGS = [
         Binding("up", "step('up')", "Up", show=False),
@@ -68,8 +84,11 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         Binding("left", "step('left')", "Left", show=False),
         Binding("right", "step('right')", "Right", show=False),
         Binding("enter,space", "play", "Play", show=False),
+        Binding("f", "flip", "Flip"),
     ]
     HOVER: ClassVar[bool] = False  # whether `hover` follows the mouse
+    FLIPS: ClassVar[bool] = False  # whether `f` turns the board (seats on sides of it)
+    FLIP_TURNS: ClassVar[int] = 2  # quarter turns clockwise when flipped (a square grid)
 
     class MovePicked(Message):
         """The user chose `move` (not yet checked for legality)."""
@@ -97,12 +116,16 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         super().__init__(id=id, classes=classes)
         self.game: G | None = None
         self._sent_note: Text | None = None  # the last `Note`, so it is sent only on change
+        self.overlay_scores: dict[Hashable, float] | None = None  # the AI's view, or None
+        self.overlay_proven: frozenset[Hashable] = frozenset()
+        self.flipped = False  # turned (kept across moves and games)
 
     # ----- the screen's calls ------------------------------------------------------------
     def set_game(self, game: G) -> None:
         """Show `game` (a new object: new game, loaded game, return game)."""
         self.game = game
         self.hint = None
+        self.overlay_scores, self.overlay_proven = None, frozenset()
         self.on_new_game()
         self.refresh()
 
@@ -123,6 +146,20 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         if move is not None and self.game is not None and self.game.is_legal(move):
             self.hover = None  # the preview follows the cursor, not a mouse left on the board
             self.cursor = self.target_for(move)
+
+    def set_overlay(self, scores: Mapping[Hashable, float] | None,
+                    proven: Collection[Hashable] = ()) -> None:
+        """Shade each scored move's place by its score (see the module's docstring), or
+        clear the shades with None."""
+        self.overlay_scores = None if scores is None else dict(scores)
+        self.overlay_proven = frozenset(proven)
+        self.refresh()
+
+    def flip(self) -> None:
+        """Turn the board, or back (a board that `FLIPS`)."""
+        if self.FLIPS:
+            self.flipped = not self.flipped
+            self.refresh()
 
     def room(self, container: Size, viewport: Size) -> Size:
         """The most space the board may take: up to about 60% of the terminal's width,
@@ -197,9 +234,9 @@ class GridBoard(Widget, Generic[G], can_focus=True):
     def step(self, cursor: Hashable, key: str) -> Hashable:
         """Where an arrow key ("up", "down", "left", "right") moves the cursor."""
         rows, cols = self.shape()
-        r, c = divmod(cursor, cols)  # type: ignore[call-overload]
-        dr, dc = DIRECTIONS[key]
-        return (r + dr) % rows * cols + (c + dc) % cols
+        r, c = divmod(self.place_of(cursor), cols)  # type: ignore[arg-type]
+        dr, dc = DIRECTIONS[key]  # on the screen: up is up on a turned board too
+        return self.shown((r + dr) % rows * cols + (c + dc) % cols)
 
     def target_at(self, x: int, y: int) -> Hashable | None:
         """The target under a content offset, or None where there is none."""
@@ -223,6 +260,14 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         """Keys pressed before the choices to pick `move` as it is (a key that arms a claim
         the move makes, say); none by default."""
         return []
+
+    def overlay_targets(self, move: Hashable) -> Iterable[Hashable]:
+        """The targets that show `move`'s shade in the overlay (each shows its best move)."""
+        return [self.target_for(move)]
+
+    def overlay_moves(self) -> Iterable[Hashable]:
+        """The scored moves the overlay shows now: all of them by default."""
+        return self.overlay_scores or ()
 
     @classmethod
     def describe_result(cls, game: G) -> list[str]:
@@ -252,6 +297,39 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         marks = self.game.marks if self.game is not None else ()
         return marks.index(mark) if mark in marks else None
 
+    def shown(self, place: int) -> int:
+        """The cell drawn at a place of the `shape()` grid (row-major, on the screen):
+        itself, or turned `FLIP_TURNS` quarter turns clockwise when `flipped`."""
+        if not self.flipped:
+            return place
+        rows, cols = self.shape()
+        r, c = divmod(place, cols)
+        for _ in range(self.FLIP_TURNS % 4):
+            r, c = rows - 1 - c, r  # a quarter turn: the left column drawn on top
+        return r * cols + c
+
+    def place_of(self, cell: int) -> int:
+        """Where a cell is drawn: the inverse of `shown`."""
+        if not self.flipped:
+            return cell
+        rows, cols = self.shape()
+        r, c = divmod(cell, cols)
+        for _ in range(self.FLIP_TURNS % 4):
+            r, c = c, rows - 1 - r
+        return r * cols + c
+
+    def overlay_map(self) -> dict[Hashable, str]:
+        """Each shaded target's shade (a component class name); empty with no overlay."""
+        scores = self.overlay_scores
+        if not scores:
+            return {}
+        shown = {m: scores[m] for m in self.overlay_moves() if m in scores}
+        return shade_targets(shown, self.overlay_proven, self.overlay_targets)
+
+    def overlay_background(self, shade: str | None) -> Style:
+        """The background that paints a shade (nothing for None)."""
+        return Style(bgcolor=self.style(shade).bgcolor) if shade else Style()
+
     def last_move(self) -> Hashable | None:
         game = self.game
         return game.history[-1] if game is not None and game.history else None
@@ -263,6 +341,14 @@ class GridBoard(Widget, Generic[G], can_focus=True):
 
     def action_play(self) -> None:
         self.pick(self.move_for(self.cursor))
+
+    def action_flip(self) -> None:
+        self.flip()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "flip":  # shown only on a board that turns
+            return self.FLIPS
+        return True
 
     def _target(self, event: events.MouseEvent) -> Hashable | None:
         offset = event.get_content_offset(self)

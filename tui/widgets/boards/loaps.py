@@ -7,7 +7,10 @@ cursor, `{ }` the chosen piece, `> <` its destinations, `< >` the hint, `( )`
 the last move's from and to squares (`x x` on the to square when it captured).
 Under the board, when there is room, a few lines say what the choice would do
 or why it is refused; without room that line goes to the screen's status line.
-Cells grow with the space the screen gives.
+Cells grow with the space the screen gives. The AI's view shades each piece by its
+best move and each square by the best move landing there (with a piece chosen, by
+that piece's moves only); `f` turns the board a quarter turn, so that blue's edges
+(files a and g) are on top and at the bottom, the ranks along the top.
 """
 
 from __future__ import annotations
@@ -114,7 +117,10 @@ class LoapsBoard(GridBoard[Loaps]):
     BINDINGS: ClassVar = [
         Binding("enter,space", "play", "Choose", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
+        Binding("f", "flip", "Flip"),
     ]
+    FLIPS = True  # red starts on the top and bottom edges, blue on the left and right
+    FLIP_TURNS = 1
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -170,7 +176,7 @@ class LoapsBoard(GridBoard[Loaps]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":  # otherwise Esc goes on to the screen, as on other boards
             return self.selected is not None
-        return True
+        return super().check_action(action, parameters)
 
     def action_cancel(self) -> None:
         self._set_choice(None)
@@ -198,6 +204,17 @@ class LoapsBoard(GridBoard[Loaps]):
 
     def choices_for(self, move: Hashable) -> list[Hashable]:
         return [move[0], move[1]]  # type: ignore[index]
+
+    def overlay_targets(self, move: Hashable) -> list[Hashable]:
+        """The piece (its best move) and the square it goes to (the best move there)."""
+        return [move[0], move[1]]  # type: ignore[index]
+
+    def overlay_moves(self) -> list[Hashable]:
+        """With a piece chosen, its moves only: its squares show where it is best to go."""
+        moves = list(super().overlay_moves())
+        if self.selected is None:
+            return moves
+        return [m for m in moves if m[0] == self.selected]  # type: ignore[index]
 
     def show_hint(self, move: Hashable | None) -> None:
         """Mark the hint's two squares and leave the board so that Enter plays it: its
@@ -257,7 +274,8 @@ class LoapsBoard(GridBoard[Loaps]):
             return text
         self.note(None if g.info else self.info_text())
         targets = self.targets
-        focus = self.cursor if self.active() else None
+        shades = self.overlay_map()
+        focus = self.place_of(self.cursor) if self.active() else None  # type: ignore[arg-type]
         fcol, frow = divmod(focus, SIZE)[::-1] if isinstance(focus, int) else (None, None)
         if g.top:
             self._files(text, g, fcol)
@@ -267,14 +285,15 @@ class LoapsBoard(GridBoard[Loaps]):
                 if r or line:
                     text.append("\n")
                 middle = line == g.mark_y
-                rank = str(SIZE - r) if middle else " "
+                rank = self._label(r * SIZE, 1) if middle else " "
                 label = self.style("cursor") if r == frow else self.style("label")
                 text.append(f" {rank} ", style=label)
                 in_chip = g.chip_y <= line < g.chip_y + g.chip_h
                 for c in range(SIZE):
                     text.append(" ")
                     if in_chip:
-                        self._chip(text, g, game, r * SIZE + c, middle, targets)
+                        sq = self.shown(r * SIZE + c)
+                        self._chip(text, g, game, sq, middle, targets, shades.get(sq))
                     else:
                         text.append(" " * g.chip_w)
                     text.append(" ")
@@ -294,22 +313,30 @@ class LoapsBoard(GridBoard[Loaps]):
             text.append("\n " * (g.info - len(lines)))  # the height stays the layout's
         return text
 
+    def _label(self, place: int, step: int) -> str:
+        """The label of the line of places from `place` on, `step` apart (a row: 1, a
+        column: SIZE): the rank or the file its squares share (turned, the lines swap)."""
+        a, b = self.shown(place), self.shown(place + step)
+        return str(SIZE - a // SIZE) if a // SIZE == b // SIZE else FILES[a % SIZE]
+
     def _files(self, text: Text, g: Geometry, focus_col: int | None) -> None:
         text.append(" " * LEFT)
-        for c, name in enumerate(FILES[:SIZE]):
+        for c in range(SIZE):
+            name = self._label(c, SIZE)
             style = self.style("cursor") if c == focus_col else self.style("label")
             text.append(f"{name:^{g.cw}}", style=style)
         if g.right:
             text.append(" " * RIGHT)
 
     def _chip(self, text: Text, g: Geometry, game: Loaps, sq: int, middle: bool,
-              targets: frozenset[int]) -> None:
-        """One line of a square's chip: brackets at its edges, the glyph in the middle."""
+              targets: frozenset[int], shade: str | None = None) -> None:
+        """One line of a square's chip: brackets at its edges, the glyph in the middle (on
+        the overlay's shade, if any)."""
         mark = game.board[sq]
         seat = self.seat_of(mark)
         empty = self.style("empty")
         last = self.last_move()
-        bg = empty.bgcolor
+        bg = self.overlay_background(shade).bgcolor or empty.bgcolor
         # the glyph: a piece, a bonus square's points ("+7": never a bare digit like a
         # piece's, the "+" in the chip, or in its left bracket on a narrow chip), or a dot
         plus = ""
@@ -333,7 +360,8 @@ class LoapsBoard(GridBoard[Loaps]):
             left, right, bracket = "<", ">", BOLD
         if sq in targets:
             left, right, bracket = ">", "<", self.style("path")
-            bg = (self.style("off") if seat is not None else self.style("path")).bgcolor
+            if shade is None:  # a shaded square keeps the AI's view of going there
+                bg = (self.style("off") if seat is not None else self.style("path")).bgcolor
         if sq == self.selected and seat is not None:
             left, right, bracket = "{", "}", self.style("cursor")
             bg = self.style(f"run-{seat}").bgcolor
@@ -369,7 +397,7 @@ class LoapsBoard(GridBoard[Loaps]):
         if x < LEFT or y < g.grid_y or y >= g.grid_y + g.grid_h or not (
                 0 <= col < SIZE and 0 <= row < SIZE):
             return None
-        return row * SIZE + col
+        return self.shown(row * SIZE + col)
 
     # ----- the end screen ----------------------------------------------------------------
     @classmethod

@@ -3,7 +3,8 @@
 Every state also reads without colour: `#` blocked (on a hatched chip), `.`
 empty, `(X)` the last move, `[ ]` the cursor, `<.>` the hint; scoring runs are
 lit in their owner's colour and underlined. The cursor is a cell number, as
-moves are. Cells grow with the space the screen gives.
+moves are. Cells grow with the space the screen gives. The AI's view shades each
+empty cell; `f` turns the board a half turn (row G on top, column 7 on the left).
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ def fit(width: int, height: int) -> Geometry:
 class PahTumBoard(GridBoard[PahTum]):
     """The board widget for Pah-Tum."""
 
+    FLIPS = True  # the two players sit on opposite sides
+
     def shape(self) -> tuple[int, int]:
         return SIZE, SIZE
 
@@ -76,8 +79,8 @@ class PahTumBoard(GridBoard[PahTum]):
         game = self.game
         g = self.geometry()
         text = Text(no_wrap=True)
-        text.append(" " * LEFT + "".join(f"{c + 1:^{g.cw}}" for c in range(SIZE)),
-                    style="bold")
+        text.append(" " * LEFT + "".join(f"{self.shown(c) % SIZE + 1:^{g.cw}}"
+                                         for c in range(SIZE)), style="bold")
         if game is None:
             return text
         run_owner: dict[int, int] = {}
@@ -85,22 +88,26 @@ class PahTumBoard(GridBoard[PahTum]):
             for cells, _points in game.runs(seat):
                 for cell in cells:
                     run_owner[cell] = seat
+        shades = self.overlay_map()
         for r in range(SIZE):
             for line in range(g.ch if r < SIZE - 1 else g.chip_y + g.chip_h):
                 text.append("\n")
                 if not g.chip_y <= line < g.chip_y + g.chip_h:
                     continue  # a blank line between two rows of chips
-                text.append(f" {ROWS[r]}  " if line == g.mark_y else " " * LEFT, style="bold")
+                row = self.shown(r * SIZE) // SIZE
+                text.append(f" {ROWS[row]}  " if line == g.mark_y else " " * LEFT, style="bold")
                 for c in range(SIZE):
-                    cell = r * SIZE + c
+                    cell = self.shown(r * SIZE + c)
                     text.append(" ")
-                    self._chip(text, g, game, cell, run_owner.get(cell), line == g.mark_y)
+                    self._chip(text, g, game, cell, run_owner.get(cell), line == g.mark_y,
+                               shades.get(cell))
                     text.append(" ")
         return text
 
     def _chip(self, text: Text, g: Geometry, game: PahTum, cell: int, run: int | None,
-              middle: bool) -> None:
-        """One line of a cell's chip: brackets at its edges, the glyph in the middle."""
+              middle: bool, shade: str | None = None) -> None:
+        """One line of a cell's chip: brackets at its edges, the glyph in the middle (on
+        the overlay's shade, if any)."""
         mark = game.board[cell]
         at_cursor = cell == self.cursor and self.active()
         left, right = " ", " "
@@ -118,7 +125,9 @@ class PahTumBoard(GridBoard[PahTum]):
             fill, fill_style = HATCH, self.style("blocked") + self.style("hatch")
         elif mark == EMPTY or seat is None:
             hint_bg = Style(bgcolor=self.style("hint").bgcolor)
-            style, body = (empty + hint_bg if cell == self.hint else empty), "."
+            style, body = empty + self.overlay_background(shade), "."
+            if cell == self.hint:
+                style += hint_bg
         else:
             style = Style(bgcolor=empty.bgcolor) + self.seat_style(seat, run=run == seat)
             body = mark
@@ -144,7 +153,7 @@ class PahTumBoard(GridBoard[PahTum]):
         col, row = (x - LEFT) // g.cw, (y - TOP) // g.ch
         if x < LEFT or y < TOP or not (0 <= col < SIZE and 0 <= row < SIZE):
             return None
-        return row * SIZE + col
+        return self.shown(row * SIZE + col)
 
     # ----- the end screen ----------------------------------------------------------------
     @classmethod

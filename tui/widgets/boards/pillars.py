@@ -15,6 +15,9 @@ would fill (`!` with the joker armed), `×` its empty cells when it cannot be fi
 and what is in its way struck through, `□` the empty cells of the AI's suggestion
 where the preview is elsewhere. Where rows sit
 without a gap line between them, a rectangle's bottom edge is underlined.
+The AI's view shades each empty cell by the best rectangle with its top left corner
+there (the better of a rectangle and its joker twin); `f` turns the board a half
+turn (row J on top, column j on the left).
 Under the board, when there is room, a few lines say what Enter would do, or
 why it was refused; without room that line goes to the screen's status line.
 Cells grow with the space the screen gives.
@@ -147,7 +150,9 @@ class PillarsBoard(GridBoard[Pillars]):
         Binding("enter,space", "play", "Choose", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("j", "joker", "Joker"),
+        Binding("f", "flip", "Flip"),
     ]
+    FLIPS = True  # the two players sit on opposite sides
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -201,7 +206,7 @@ class PillarsBoard(GridBoard[Pillars]):
             return self.anchor is not None
         if action == "joker":
             return self.game is not None and not self.game.is_over
-        return True
+        return super().check_action(action, parameters)
 
     def action_cancel(self) -> None:
         self._set_choice(None)
@@ -242,6 +247,11 @@ class PillarsBoard(GridBoard[Pillars]):
         """The top left corner (anchored), then the bottom right one."""
         t, lc, b, r, _claim = move  # type: ignore[misc]
         return [t * SIZE + lc, b * SIZE + r]
+
+    def overlay_targets(self, move: Hashable) -> list[Hashable]:
+        """The rectangle's top left corner (where the best of its corner's moves shows)."""
+        t, lc, _b, _r, _claim = move  # type: ignore[misc]
+        return [t * SIZE + lc]
 
     def keys_for(self, move: Hashable) -> list[str]:
         """`j` for a claiming move (when the joker is not armed already), after Esc if a
@@ -361,10 +371,11 @@ class PillarsBoard(GridBoard[Pillars]):
     # ----- drawing -----------------------------------------------------------------
     def _looks(self, game: Pillars) -> list[list[tuple[object, Style, str, Style]]]:
         """Each cell's group (cells of one group are joined across their gap; None joins
-        nothing), background, glyph and glyph style."""
+        nothing), background, glyph and glyph style, in the order drawn (`shown`)."""
         seen = self.preview()
         rect, why = seen if seen is not None else (None, None)
         hint = self.hint[:4] if isinstance(self.hint, tuple) else None
+        shades = self.overlay_map()
         last = len(game.history) - 1
         empty = self.style("empty")
         blocked = self.style("blocked")
@@ -381,6 +392,9 @@ class PillarsBoard(GridBoard[Pillars]):
                 elif tile == EMPTY:
                     group, bg, glyph = "empty", empty.bgcolor, "·"
                     style = Style(color=empty.color)
+                    shade = shades.get(row * SIZE + col)
+                    if shade is not None:  # the AI's view: a place of its own, not joined
+                        group, bg = None, self.overlay_background(shade).bgcolor
                 else:
                     # a tile: its move's number, red's bold and blue's plain (so the sides
                     # differ without colour too), the last move in reverse video
@@ -413,7 +427,8 @@ class PillarsBoard(GridBoard[Pillars]):
                 else:
                     line.append((group, Style(bgcolor=bg), glyph, style))
             out.append(line)
-        return out
+        return [[out[i // SIZE][i % SIZE] for i in (self.shown(r * SIZE + c) for c in range(SIZE))]
+                for r in range(SIZE)]
 
     def render(self) -> Text:
         game = self.game
@@ -424,7 +439,7 @@ class PillarsBoard(GridBoard[Pillars]):
         self.note(None if g.info else self.info_text())
         looks = self._looks(game)
         focus = self.cursor if self.active() else None
-        frow, fcol = divmod(focus, SIZE) if isinstance(focus, int) else (None, None)
+        frow, fcol = divmod(self.place_of(focus), SIZE) if isinstance(focus, int) else (None, None)
         armed = self.armed and self.playing() is not None
         self._columns(text, g, fcol, corner="!" if armed else " ")
         for row in range(SIZE):
@@ -456,7 +471,8 @@ class PillarsBoard(GridBoard[Pillars]):
         for col in range(SIZE):
             style = self.style("cursor") if col == focus_col else self.style("label")
             text.append(" ")
-            text.append(" " * g.mark_x + COLS[col] + " " * (g.cw - g.mark_x - 1), style=style)
+            name = COLS[self.shown(col) % SIZE]
+            text.append(" " * g.mark_x + name + " " * (g.cw - g.mark_x - 1), style=style)
         text.append(" " * g.edge)
 
     def _frame(self, cell: int) -> tuple[str, str, Style] | None:
@@ -470,7 +486,8 @@ class PillarsBoard(GridBoard[Pillars]):
     def _cell_line(self, text: Text, g: Geometry, game: Pillars, looks: list, row: int,
                    line: int, focus_row: int | None, focus: int | None) -> None:
         label = self.style("cursor") if row == focus_row else self.style("label")
-        text.append(ROWS[row] if line == g.mark_y else " ", style=label)
+        text.append(ROWS[self.shown(row * SIZE) // SIZE] if line == g.mark_y else " ",
+                    style=label)
         text.append(" " * (LABEL - 1))
         middle = line == g.mark_y
         # a rectangle's bottom edge, underlined where no gap line separates the rows
@@ -479,8 +496,9 @@ class PillarsBoard(GridBoard[Pillars]):
                  and looks[row + 1][col][0] != looks[row][col][0] for col in range(SIZE)]
         frames = {}
         for cell in (self.anchor, focus):
-            if cell is not None and cell // SIZE == row and (f := self._frame(cell)):
-                frames[cell % SIZE] = f
+            if cell is not None and self.place_of(cell) // SIZE == row and (
+                    f := self._frame(cell)):
+                frames[self.place_of(cell) % SIZE] = f
         inner = None  # a bracket right of the last column with no gap for it: in its cell
         if not g.edge and SIZE - 1 in frames:
             inner = frames[SIZE - 1][1], frames[SIZE - 1][2]
@@ -507,7 +525,7 @@ class PillarsBoard(GridBoard[Pillars]):
             group, bg, glyph, style = right  # type: ignore[misc]
             back = bg + Style(underline=under[col])
             cell = Text()
-            if game.tiles[row * SIZE + col] == PILLAR:
+            if game.tiles[self.shown(row * SIZE + col)] == PILLAR:
                 hatch = back + Style(color=self.style("hatch").color)
                 if middle:
                     cell.append(HATCH * g.mark_x, style=hatch)
@@ -553,7 +571,7 @@ class PillarsBoard(GridBoard[Pillars]):
         if x < LABEL or x >= g.width or y < g.grid_y or y >= g.grid_y + g.grid_h or not (
                 0 <= row < SIZE):
             return None
-        return row * SIZE + col
+        return self.shown(row * SIZE + col)
 
 
 BOARD = PillarsBoard

@@ -8,7 +8,8 @@ would fall off is marked `×`, and the line under the board says what the move
 would do (repeat and lose, hand the opponent a straight, win). Cells grow with
 the space the screen gives; where cells are too narrow for two-digit column
 numbers to stand apart, a number that would touch its neighbour shows on one
-edge only (odd ones on top, even ones at the bottom). Without colour: `X`/`O`/`.`
+edge only (odd ones on top, even ones at the bottom). The AI's view shades each
+insertion point's number on the frame. Without colour: `X`/`O`/`.`
 marks, arrows for the preview, `×` for the falling marker, `*` for the last
 move's entry cell.
 """
@@ -255,6 +256,7 @@ class PousseBoard(GridBoard[Pousse]):
         last = game.last_move
         last_entry = line_cells(n, last)[0] if last is not None else None
         text = Text(no_wrap=True, overflow="crop")
+        self._shades = self.overlay_map()
         self._edge_row(text, g, "T", p)
         for r in range(n):
             for line in range(g.ch):
@@ -276,12 +278,15 @@ class PousseBoard(GridBoard[Pousse]):
             text.append_text(info)
         return text
 
+    _shades: dict = {}  # the overlay's shades while a frame is drawn
+
     def _label_style(self, move: PMove) -> Style:
         game = self.game
         style = self.style("label")
         if game is not None and move == self.last_move():
             mover = (len(game.history) - 1) % game.players
             style = self.seat_style(mover) + self.style("last")
+        style += self.overlay_background(self._shades.get(move))
         if move == self.hint:
             style += self.style("hint")
         if self.active():
