@@ -21,7 +21,8 @@ from textual.widgets import OptionList, Select
 
 from rules import DEFAULT_LEVEL, ClockKind, PlayerSpec, TimeControl, game_names, get_game
 from tui.app import ArenaApp
-from tui.screens.dialogs import NameDialog, ResultScreen, RulesDialog
+from tui.screens.common import RulesDialog
+from tui.screens.dialogs import NameDialog, ResultScreen
 from tui.screens.game import PACES, GameScreen
 from tui.screens.load_dialog import LoadDialog
 from tui.screens.menu import MenuScreen

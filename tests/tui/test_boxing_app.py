@@ -16,7 +16,8 @@ from rules.boxing import MARKS, SAMPLE_ARENA, Boxing, parse_arena
 from tests.tui.test_app import play_by_keys, play_to_the_end, text_of, wait_engine, walk
 from tui.app import ArenaApp
 from tui.play.session import Session
-from tui.screens.dialogs import NameDialog, ResultScreen, RulesDialog
+from tui.screens.common import RulesDialog
+from tui.screens.dialogs import NameDialog, ResultScreen
 from tui.screens.game import GameScreen
 from tui.screens.load_dialog import LoadDialog
 from tui.screens.setup import SetupScreen

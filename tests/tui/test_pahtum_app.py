@@ -9,7 +9,8 @@ import pytest
 
 from rules import PlayerSpec
 from tui.app import ArenaApp
-from tui.screens.dialogs import ResultScreen, RulesDialog
+from tui.screens.common import RulesDialog
+from tui.screens.dialogs import ResultScreen
 from tui.screens.game import GameScreen
 from tui.widgets.boards.pahtum import PahTumBoard
 

@@ -339,3 +339,18 @@ async def test_a_match_game_from_arena_match_loads_and_replays_to_its_fault(
         await pilot.press("end")
         await pilot.pause()
         assert screen.k == n and "output after the move" in screen._status
+
+
+async def test_question_mark_lists_every_key_of_the_replay(tmp_path: Path) -> None:
+    from tui.screens.common import RulesDialog
+
+    path = saved(finished("pahtum"), tmp_path)
+    app = ArenaApp(load=path, save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_replay(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesDialog)
+        keys = app.screen.text.split("Replay: ", 1)[1]
+        for entry in ("c continue", "o ai view", "f flip", "g graph", "z analysis"):
+            assert entry in keys  # the ones an 80-column footer has no room for too

@@ -52,6 +52,8 @@ class AnalysisScreen(BoardScreen):
     AnalysisScreen.-tight.-short #board-box { border: none; padding: 0; }
     """
 
+    KEYS_HEADING = "Analysis"
+
     BINDINGS = [
         Binding("a", "toggle", "Analyse"),
         Binding("u,left", "back", "Back", key_display="u"),
@@ -59,6 +61,7 @@ class AnalysisScreen(BoardScreen):
         Binding("home", "jump(0)", "Start"),
         Binding("end", "jump(-1)", "End"),
         Binding("escape", "dismiss(None)", "Close", key_display="esc"),
+        Binding("question_mark", "rules", "Help", key_display="?"),
         Binding("o", "overlay", "AI view"),
     ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Group
@@ -16,10 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Button, Footer, Label, Static
 from textual.widgets._footer import FooterKey  # the Footer's own key widget
+
+if TYPE_CHECKING:
+    from tui.widgets.boards.grid import GridBoard
 
 ELLIPSIS = "…"
 
@@ -183,6 +187,37 @@ class KeyFooter(Footer):
                             ).data_bind(compact=Footer.compact)
 
 
+# left/right walk the buttons (an Input or a list keeps its own arrows: they bind first)
+BUTTON_KEYS = [Binding("left", "app.focus_previous", "Previous", show=False),
+               Binding("right", "app.focus_next", "Next", show=False)]
+
+
+class RulesDialog(ModalScreen[None]):
+    """A game's rules in brief, and its keys."""
+
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss(None)", "Close"), *BUTTON_KEYS]
+    AUTO_FOCUS = "Button"
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="wide"):
+            yield Label(self.title_text, id="dialog-title")
+            yield Static(self.text, id="result-lines")
+            with Horizontal(classes="buttons"):
+                yield Button("Close", variant="primary", id="close")
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)
+
+
+KEY_NAMES = {"question_mark": "?", "equals_sign": "=", "plus": "+", "minus": "-",
+             "escape": "esc", "enter": "enter", "space": "space"}
+
+
 class BoardScreen(SizedScreen):
     """The layout the game screen and the replay share: a title line, the board in its
     frame, the players, engine and moves panels beside it, a status line and the Footer.
@@ -192,7 +227,7 @@ class BoardScreen(SizedScreen):
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     ROOMY_ROWS = 24 - 5  # title, status, footer and the frame's two lines
-    board: Widget
+    board: GridBoard
     title_line: tuple[str, str]
 
     def side_panels(self) -> tuple[Widget, Widget, Widget]:
@@ -234,6 +269,45 @@ class BoardScreen(SizedScreen):
 
     def fit_board(self, rows_needed: int) -> None:
         self.set_class(rows_needed > self.ROOMY_ROWS, "-tight")
+
+    KEYS_HEADING = "Game"  # what the screen's own keys are called in `?`
+
+    def keys_text(self) -> str:
+        """Every key of this screen, the board's own first (box sizes, a joker...): what
+        `?` lists, since the footer cannot show them all."""
+        def described(bindings: list[object]) -> list[str]:
+            seen: list[str] = []
+            for binding in bindings:
+                if not isinstance(binding, Binding) or not binding.description:
+                    continue
+                key = binding.key_display or binding.key.split(",")[0]
+                entry = f"{KEY_NAMES.get(key, key)} {binding.description.lower()}"
+                if binding.action.startswith(("step", "rules")) or entry in seen:
+                    continue
+                seen.append(entry)
+            return seen
+
+        board = described(list(type(self.board).BINDINGS)) if self.board.can_focus else []
+        screen = described([b for b in self.BINDINGS if self.check_action(
+            b.action.partition("(")[0], ()) is not False])
+        lines = ["Keys: the arrows and Enter (or the mouse) play." if board else "",
+                 "Board: " + ", ".join(board) + ".",
+                 f"{self.KEYS_HEADING}: " + ", ".join(screen)
+                 + ", ctrl+p all commands, ctrl+q quit."]
+        return "\n".join(line for line in lines if line and not line.endswith(": ."))
+
+    def action_rules(self) -> None:
+        """The game's rules in a few lines and every key of this screen."""
+        game = type(self.board.game) if self.board.game is not None else None
+        if game is None:
+            return
+        # made once and kept installed: opening it again skips its compose and styling,
+        # most of a dialog's key-to-screen time while the AI searches (docs/latency.py)
+        name = f"rules-{id(self)}"
+        if not self.app.is_screen_installed(name):
+            self.app.install_screen(RulesDialog(f"{game.title}: rules and keys",
+                                                f"{game.summary}\n\n{self.keys_text()}"), name)
+        self.app.push_screen(name)
 
     def show_title(self, left: str, right: str) -> None:
         """The title row: the game on the left, whose turn (or the move) on the right."""

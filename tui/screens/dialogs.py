@@ -14,11 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from tui.screens.common import printable
-
-# left/right walk the buttons (an Input or a list keeps its own arrows: they bind first)
-BUTTON_KEYS = [Binding("left", "app.focus_previous", "Previous", show=False),
-               Binding("right", "app.focus_next", "Next", show=False)]
+from tui.screens.common import BUTTON_KEYS, printable
 
 
 class ResultScreen(ModalScreen[str]):
@@ -50,28 +46,6 @@ class ResultScreen(ModalScreen[str]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
-
-
-class RulesDialog(ModalScreen[None]):
-    """A game's rules in brief, and its keys."""
-
-    BINDINGS = [Binding("escape,question_mark,q", "dismiss(None)", "Close"), *BUTTON_KEYS]
-    AUTO_FOCUS = "Button"
-
-    def __init__(self, title: str, text: str) -> None:
-        super().__init__()
-        self.title_text = title
-        self.text = text
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog", classes="wide"):
-            yield Label(self.title_text, id="dialog-title")
-            yield Static(self.text, id="result-lines")
-            with Horizontal(classes="buttons"):
-                yield Button("Close", variant="primary", id="close")
-
-    def on_button_pressed(self) -> None:
-        self.dismiss(None)
 
 
 class NameDialog(ModalScreen[str | None]):

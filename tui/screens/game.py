@@ -26,7 +26,7 @@ from tui.play.driver import Driver, Turn, TurnError
 from tui.play.players import Player, Verdict
 from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
-from tui.screens.dialogs import ChoiceDialog, ResultScreen, RulesDialog
+from tui.screens.dialogs import ChoiceDialog, ResultScreen
 from tui.screens.game_files import FileActions
 from tui.screens.overlay import OverlayView
 from tui.services import Services
@@ -534,40 +534,6 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             return
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
 
-    def keys_text(self) -> str:
-        """Every key of this game's screen, the board's own first (box sizes,
-        a joker...): what `?` lists, since the footer cannot show them all."""
-        def described(bindings: list[object]) -> list[str]:
-            seen: list[str] = []
-            for binding in bindings:
-                if not isinstance(binding, Binding) or not binding.description:
-                    continue
-                key = binding.key_display or binding.key.split(",")[0]
-                entry = f"{_key_name(key)} {binding.description.lower()}"
-                if binding.action.startswith(("step", "rules")) or entry in seen:
-                    continue
-                seen.append(entry)
-            return seen
-
-        board = described(list(type(self.board).BINDINGS))
-        screen = described([b for b in self.BINDINGS if self.check_action(
-            b.action.partition("(")[0], ()) is not False])
-        lines = ["Keys: the arrows and Enter (or the mouse) play.",
-                 "Board: " + ", ".join(board) + ".",
-                 "Game: " + ", ".join(screen) + ", ctrl+p all commands, ctrl+q quit."]
-        return "\n".join(line for line in lines if not line.endswith(": ."))
-
-    def action_rules(self) -> None:
-        game = type(self.session.game)
-        keys = self.keys_text()
-        # made once and kept installed: opening it again skips its compose and styling,
-        # most of a dialog's key-to-screen time while the AI searches (docs/latency.py)
-        name = f"rules-{id(self)}"
-        if not self.app.is_screen_installed(name):
-            self.app.install_screen(
-                RulesDialog(f"{game.title}: rules and keys", f"{game.summary}\n\n{keys}"), name)
-        self.app.push_screen(name)
-
     def action_pace(self, step: int) -> None:
         self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + step))
         who = "AI vs AI" if not self.session.has_program else "Watching"
@@ -699,11 +665,3 @@ def _losing(game: Game, move: Hashable) -> str | None:
     if outcome is None or outcome.won(me) or outcome.is_draw:
         return None
     return outcome.reason
-
-
-KEY_NAMES = {"question_mark": "?", "equals_sign": "=", "plus": "+", "minus": "-",
-             "escape": "esc", "enter": "enter", "space": "space"}
-
-
-def _key_name(key: str) -> str:
-    return KEY_NAMES.get(key, key)

@@ -130,15 +130,18 @@ class ReplayScreen(OverlayView, BoardScreen):
     """Step through the finished game of `session`; dismisses with a `StartSession` to
     continue from a move, or None."""
 
+    KEYS_HEADING = "Replay"
+
     BINDINGS = [
         Binding("left,p", "step(-1)", "Back", key_display="←"),
         Binding("right,n", "step(1)", "Forward", key_display="→"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("a", "analyse", "Analyse"),
         Binding("c", "continue", "Continue"),
         Binding("escape", "dismiss(None)", "Game", key_display="esc"),
-        # last: at 80 columns the footer has no room left for them
+        Binding("question_mark", "rules", "Help", key_display="?"),
+        # in the footer while they fit (at 80 columns only some): `?` lists them all
+        Binding("a", "analyse", "Analyse"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
         Binding("o", "overlay", "AI view"),
         Binding("f", "flip", "Flip"),
         Binding("g", "graph", "Graph"),
