@@ -245,6 +245,12 @@ class Driver:
         self.cancel()  # a turn under way was about the old line
         self.viewing = None
 
+    def forget_view(self) -> None:
+        """Another game on the board (new, loaded, the match's next): nothing looked at."""
+        self.held = None
+        self.viewing = None
+        self.session.resume_clock()
+
     def confirm_branch(self) -> None:
         self.session.confirm_branch()
 

@@ -33,6 +33,7 @@ from tui.screens.common import BoardScreen, fit, printable
 from tui.services import Services
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
+from tui.widgets.move_list import Line, MoveList
 from tui.widgets.panels import EnginePanel, PlayersPanel
 
 if TYPE_CHECKING:
@@ -61,48 +62,6 @@ class ReplayPlayers(PlayersPanel):
             content = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
             content.append("\nclock times not recorded", style="dim")
         super().update(content, *args, **kwargs)  # type: ignore[arg-type]
-
-
-class ReplayMoves(Static):
-    """Every move of the game, numbered in rounds; the move on the board in reverse."""
-
-    DEFAULT_CSS = "ReplayMoves { text-wrap: nowrap; }"
-
-    _shown: tuple[list[str], int, int] | None = None
-
-    def on_resize(self) -> None:
-        if self._shown is not None:
-            self.show(*self._shown)
-
-    def show(self, texts: list[str], players: int, current: int) -> None:
-        """`texts` the game's moves, `current` how many are on the board."""
-        self._shown = (texts, players, current)
-        if not texts:
-            self.update("no moves in this game")
-            return
-        w = max(4, *(len(t) for t in texts))
-        width = 3 + (w + 1) * players
-        per_row = max(1, (self.content_size.width + 1) // (width + 1))
-        rounds = [list(range(i, min(i + players, len(texts))))
-                  for i in range(0, len(texts), players)]
-        rows: list[Text] = []
-        for r in range(0, len(rounds), per_row):
-            row = Text(no_wrap=True)
-            for j, moves in enumerate(rounds[r:r + per_row]):
-                if j:
-                    row.append(" ")
-                row.append(f"{(r + j) + 1:>2}. ", style="dim")
-                for m in moves:
-                    style = "reverse bold" if m == current - 1 else (
-                        "dim" if m >= current else "")
-                    row.append(f"{texts[m]:<{w}}", style=style)
-                    row.append(" ")
-            row.rstrip()
-            rows.append(row)
-        height = max(1, self.content_size.height)
-        here = max(0, current - 1) // players // per_row  # the row of the move on the board
-        first = min(max(0, here - height // 2), max(0, len(rows) - height))
-        self.update(Text("\n").join(rows[first:first + height]))
 
 
 def replay_board(cls: type[GridBoard]) -> type[GridBoard]:
@@ -188,7 +147,7 @@ class ReplayScreen(BoardScreen):
 
     # ----- layout ---------------------------------------------------------------------
     def side_panels(self) -> tuple[Widget, Widget, Widget]:
-        return ReplayPlayers(id="players"), EnginePanel(id="engine"), ReplayMoves(id="moves")
+        return ReplayPlayers(id="players"), EnginePanel(id="engine"), MoveList(id="moves")
 
     def on_mount(self) -> None:
         self.name_panels()
@@ -235,7 +194,8 @@ class ReplayScreen(BoardScreen):
         players = self.query_one(ReplayPlayers)
         players.unknown_clocks = not self.recorded and self.k < self.total
         players.show(self.view)
-        self.query_one(ReplayMoves).show(self.texts, self.game.players, self.k)
+        self.query_one(MoveList).show(Line(tuple(self.texts), self.game.players, self.k,
+                                           "no moves in this game"))
         self.board.replay_line = self._board_line()  # type: ignore[attr-defined]
         title = f"Arena · {self.game.title} · replay"
         right = f"move {self.k} of {self.total}"
@@ -291,6 +251,9 @@ class ReplayScreen(BoardScreen):
         panel.show_text(printable("\n".join(lines)))
 
     # ----- actions ----------------------------------------------------------------------
+    def on_move_list_chosen(self, message: MoveList.Chosen) -> None:
+        self.go(message.moves)
+
     def action_step(self, step: int) -> None:
         self.go(self.k + step)
 
