@@ -14,7 +14,8 @@ from tests.tui.test_replay import finished, open_replay, saved
 from tui.app import ArenaApp
 from tui.screens.dialogs import LoadDialog, ResultScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.setup import MARKED, PROGRAM, SetupScreen
+from tui.screens.seat_picker import MARKED, PROGRAM
+from tui.screens.setup import SetupScreen
 
 SIZE = (80, 24)
 

@@ -22,6 +22,7 @@ from tui.play.session import Session
 from tui.screens.dialogs import ProgramsDialog, ResultScreen
 from tui.screens.game import GameScreen
 from tui.screens.replay import ReplayPlayers, ReplayScreen
+from tui.screens.seat_picker import SeatsDialog
 from tui.widgets.move_list import MoveList
 from tui.widgets.panels import EnginePanel, clock_text
 
@@ -214,6 +215,9 @@ async def test_continue_from_the_middle_starts_a_new_game_with_the_same_seats(
         await pilot.pause()
         assert app.screen is screen and "over at this move" in screen._status
         await pilot.press("home", *["right"] * 6, "c")
+        await pilot.pause()
+        assert isinstance(app.screen, SeatsDialog)  # who plays: as recorded, unless changed
+        await pilot.press("ctrl+s")
         await pilot.pause()
         new = app.screen
         assert isinstance(new, GameScreen) and new is not screen

@@ -11,8 +11,9 @@ save without them says so and shows the clocks only at the end. The end result
 `a` asks the engine for this position's evaluation and best move (in a thread
 worker through the services, tagged with the step it was asked about; an answer
 for another move is dropped) and keeps analysing each move stepped to until `a`
-again; `c` dismisses the screen with a `StartSession` for a new game from the
-position on the board, with the same players in the same seats.
+again; `c` asks who plays each seat (starting as recorded), then dismisses the screen
+with a `StartSession` for a new game from the position on the board. The move list
+(`tui.widgets.move_list`) walks the game too: its keys, or a click on a move.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from rules import Clock, ClockKind, Game, TimeControl
+from rules import Clock, ClockKind, Game, PlayerSpec, TimeControl
 from tui.messages import EngineReady, StartSession
 from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
@@ -343,11 +344,26 @@ class ReplayScreen(BoardScreen):
         self._cancel()
 
     def action_continue(self) -> None:
-        """A new game from the position on the board: the same players in the same seats,
-        the clocks as they stood (their move times kept, so it replays too)."""
+        """A new game from the position on the board: who plays each seat is asked first
+        (`SeatsDialog`, starting with the recorded players)."""
+        from tui.screens.seat_picker import SeatsDialog
+
         game = self._playable()
         if game is None:
             self._say("The game is over at this move: step back to play on from earlier.")
+            return
+        seats = [game.seat_name(m) for m in range(game.players)]
+        title = f"Play on from move {self.k}: who plays each seat?"
+        self.app.push_screen(SeatsDialog(title, seats, self.source.players_by_mark),
+                             self._continue_with)
+
+    def _continue_with(self, players: tuple[PlayerSpec, ...] | None) -> None:
+        """The new game from the position on the board with `players` (None: the replay
+        stays), the clocks as they stood (their move times kept, so it replays too). A
+        program typed in the dialog is the person's own; a recorded one is asked about
+        before it runs, as from a save."""
+        game = self._playable()
+        if players is None or game is None:
             return
         source = self.source
         n = game.players
@@ -357,11 +373,14 @@ class ReplayScreen(BoardScreen):
         if used is None:  # no times recorded: the earlier moves count as none
             used, times = [0.0] * n, [0.0] * self.k
         try:
-            session = Session(game, list(source.players_by_mark),
+            session = Session(game, list(players),
                               clock=Clock(clock.control, used, times), now=self.services.now)
         except Exception as err:  # noqa: BLE001 - one line, the replay stays
             self._say(f"Cannot continue: {err}")
             return
+        recorded = {spec.command for spec in source.players_by_mark}
+        self.services.approve(p.command for p in players
+                              if p.command is not None and p.command not in recorded)
         self._cancel()
         who = ", ".join(f"{game.seat_name(m)}: {session.label(m)}" for m in range(n))
         status = (f"A new game from move {self.k} of the replay ({who}); "
