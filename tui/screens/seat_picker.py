@@ -122,6 +122,10 @@ class SeatsDialog(ModalScreen[tuple[PlayerSpec, ...] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="wide seats"):
             yield Label(self.title_text, id="dialog-title")
+            recorded = ", ".join(f"{name} {spec.label()}" for name, spec
+                                 in zip(self.names, self.recorded, strict=True))
+            yield Static(printable(f"Recorded: {recorded}. A seat left as it is keeps "
+                                   "its player."), classes="dim")
             with Vertical(id="setup-rows", classes="packed"):
                 for seat, (name, spec) in enumerate(zip(self.names, self.recorded,
                                                         strict=True)):
