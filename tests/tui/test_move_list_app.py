@@ -21,7 +21,8 @@ from tests.tui.test_app import (
 )
 from tests.tui.test_replay import ANN, finished, open_replay, saved
 from tui.app import ArenaApp
-from tui.screens.dialogs import ChoiceDialog
+from tui.messages import OpenReplay
+from tui.screens.dialogs import ChoiceDialog, ProgramsDialog
 from tui.screens.game import GameScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.seat_picker import SeatsDialog
@@ -167,3 +168,29 @@ def test_snapshot_of_the_seat_question(snap_compare, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, run_before=ask, terminal_size=SIZE)
+
+
+async def test_a_recorded_program_is_asked_about_and_a_typed_one_is_not(
+        tmp_path: Path) -> None:
+    bot = PlayerSpec.program("python3 bot.py")
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.post_message(OpenReplay(finished(players=(ANN, bot))))  # (a record's game)
+        await pilot.pause()
+        await pilot.press("home", *["right"] * 4, "c")
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # the recorded program: its command is shown first
+        await pilot.pause()
+        assert isinstance(app.screen, ProgramsDialog)
+        await pilot.press("escape")  # nothing starts
+        await pilot.pause()
+        assert not isinstance(app.screen, GameScreen)
+        app.post_message(OpenReplay(finished(players=(ANN, bot))))
+        await pilot.pause()
+        await pilot.press("home", *["right"] * 4, "c")
+        await pilot.pause()
+        app.screen.query_one("#command-1").value = "python3 mine.py"  # typed here: the
+        await pilot.press("ctrl+s")  # person's own, as on the setup screen
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert app.screen.session.player(1).command == "python3 mine.py"

@@ -647,7 +647,8 @@ class GameScreen(FileActions, BoardScreen):
 
     def keys_text(self) -> str:
         """Every key of this game's screen, the board's own first (box sizes,
-        a joker...): what `?` lists, since the footer cannot show them all."""
+        a joker...): what `?` lists, since the footer cannot show them all (as markup:
+        a bracket is escaped)."""
         def described(bindings: list[object]) -> list[str]:
             seen: list[str] = []
             for binding in bindings:
@@ -665,10 +666,9 @@ class GameScreen(FileActions, BoardScreen):
             b.action.partition("(")[0], ()) is not False])
         lines = ["Keys: the arrows and Enter (or the mouse) play.",
                  "Board: " + ", ".join(board) + ".",
-                 "Moves: [ and ] look one move back and forward, home and end go to the "
-                 "start and the end; tab to the moves list walks it (arrows, pgup/pgdn) "
-                 "and a click on a move shows it. A move played on an earlier position "
-                 "starts a new line; k keeps it or goes back to the old one.",
+                 "Moves: \\[ ] a move back/forward, home/end the start/end, tab to the "
+                 "list (arrows, pgup/pgdn, a click); a move played there starts a new "
+                 "line (k keeps it or goes back).",
                  "Game: " + ", ".join(screen) + ", ctrl+p all commands, ctrl+q quit."]
         return "\n".join(line for line in lines if not line.endswith(": ."))
 
