@@ -493,7 +493,10 @@ class Services:
         progress and in no named save; drop that autosave once the game is over, if it
         holds this game. A game just loaded or saved by name leaves the autosaves as they
         are (one may hold the game before it). The document is made here (a snapshot); the
-        writer thread puts it on disk."""
+        writer thread puts it on disk. A new line not yet confirmed is not saved: the
+        autosave keeps the line it left."""
+        if session.old_line is not None:
+            return
         if not session.in_progress:
             self._clear_own_autosave(session)
             return

@@ -15,7 +15,8 @@ from tui.app import ArenaApp
 from tui.screens.dialogs import ResultScreen
 from tui.screens.load_dialog import LoadDialog
 from tui.screens.menu import MenuScreen
-from tui.screens.setup import MARKED, PROGRAM, SetupScreen
+from tui.screens.seat_picker import MARKED, PROGRAM
+from tui.screens.setup import SetupScreen
 
 SIZE = (80, 24)
 

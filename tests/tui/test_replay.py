@@ -21,7 +21,9 @@ from tui.app import ArenaApp
 from tui.play.session import Session
 from tui.screens.dialogs import ProgramsDialog, ResultScreen
 from tui.screens.game import GameScreen
-from tui.screens.replay import ReplayMoves, ReplayPlayers, ReplayScreen
+from tui.screens.replay import ReplayPlayers, ReplayScreen
+from tui.screens.seat_picker import SeatsDialog
+from tui.widgets.move_list import MoveList
 from tui.widgets.panels import EnginePanel, clock_text
 
 SIZE = (80, 24)
@@ -129,7 +131,7 @@ async def test_a_loaded_game_steps_back_and_forth_with_its_scores_and_clocks(
                 assert screen._status.startswith(
                     f"Move {k}: {mark} played {text} ({took(k - 1):.1f} s).")
                 # the move on the board is marked in the moves panel
-                assert screen.query_one(ReplayMoves)._shown[2] == k
+                assert screen.query_one(MoveList).line.current == k
             else:
                 assert screen._status.startswith("Start of the game")
 
@@ -213,6 +215,9 @@ async def test_continue_from_the_middle_starts_a_new_game_with_the_same_seats(
         await pilot.pause()
         assert app.screen is screen and "over at this move" in screen._status
         await pilot.press("home", *["right"] * 6, "c")
+        await pilot.pause()
+        assert isinstance(app.screen, SeatsDialog)  # who plays: as recorded, unless changed
+        await pilot.press("ctrl+s")
         await pilot.pause()
         new = app.screen
         assert isinstance(new, GameScreen) and new is not screen

@@ -13,9 +13,15 @@ a worker thread and a headless loop can run them in a row:
 3. `settle(turn, verdict)` plays the move, or ends the game by the fault or the flag,
    if the turn is still the position on the board (an undo or a load drops it).
 
-A person's move is `submit(move)`. `undo` refuses what a whole-game program could not
-follow. `play_game` is the headless loop (`arena match`, tests): a test can play any game
-between any players with a fake clock and no Textual at all. Nothing here imports
+A person's move is `submit(move)`. Looking at an earlier move (`view`) pauses the game:
+no machine's turn starts, one under way finishes but its answer is held until the person
+comes back to the end (`live`), and the clock of the move under way stops meanwhile (the
+looking is nobody's time). A person's move from there (`branch`) starts a new line; the
+old one is kept until `confirm_branch` (or `restore_old_line` goes back to it).
+
+`undo` refuses what a whole-game program could not follow. `play_game` is the headless
+loop (`arena match`, tests): a test can play any game between any players with a fake
+clock and no Textual at all. Nothing here imports
 Textual.
 """
 
@@ -74,6 +80,8 @@ class Driver:
         self.pace = pace  # the pause before a machine's move when no person plays
         self.players: dict[int, Player] = {}  # participant -> its player, made when asked
         self.current: Turn | None = None  # the turn being played
+        self.viewing: int | None = None  # the earlier move looked at (None: the end)
+        self.held: tuple[Turn, Verdict] | None = None  # an answer that came while looking
 
     # ----- what is to be done -------------------------------------------------------
     def player(self, mark: int) -> Player:
@@ -95,10 +103,11 @@ class Driver:
         return not s.game.is_over and not s.player(s.to_move).is_human
 
     def turn(self) -> Turn | None:
-        """The machine's turn to play now, or None (over, or a person's turn). A program
-        that cannot be started loses at once by the fault 'start' (TurnError, `ended`)."""
+        """The machine's turn to play now, or None (over, a person's turn, or the person
+        is looking at an earlier move). A program that cannot be started loses at once by
+        the fault 'start' (TurnError, `ended`)."""
         s = self.session
-        if not self.machine_to_move():
+        if not self.machine_to_move() or self.viewing is not None:
             return None
         mark = s.to_move
         try:
@@ -116,7 +125,7 @@ class Driver:
     def begin(self, turn: Turn) -> bool:
         """Start the turn's clock (the pause before it was nobody's time); False if the
         position changed since. TurnError if a whole-game program cannot play here."""
-        if not self.current_turn(turn):
+        if not self.current_turn(turn) or self.viewing is not None:
             return False
         if not turn.player.can_resume(turn.game, turn.mark):
             raise TurnError(f"{self.session.label(turn.mark)} cannot join a game in progress "
@@ -145,6 +154,9 @@ class Driver:
         s = self.session
         if not self.current_turn(turn) or turn.cancelled:
             return False
+        if self.viewing is not None:  # the person is looking back: it waits for `live`
+            self.held = (turn, verdict)
+            return False
         if turn.spec.is_program:
             return s.judge_turn(turn.mark, verdict)
         if s.check_time():
@@ -155,6 +167,7 @@ class Driver:
 
     def cancel(self) -> None:
         """Stop the turn under way (an undo, a load, leaving): its answer is dropped."""
+        self.held = None
         turn, self.current = self.current, None
         if turn is not None:
             turn.cancelled = True
@@ -169,16 +182,97 @@ class Driver:
             raise MoveError(f"it is {s.label(s.to_move)}'s turn")
         s.play(move)
 
+    # ----- looking back, and a new line from there -------------------------------------
+    @property
+    def moves(self) -> int:
+        return len(self.session.game.history)
+
+    def view(self, k: int) -> None:
+        """Look at the position after the first `k` moves (the last move or beyond: back
+        to the end, `live`). The game in progress waits: see the module."""
+        if k >= self.moves:
+            self.live()
+            return
+        if self.viewing is None:
+            self.session.pause_clock()
+        self.viewing = max(0, k)
+
+    def shown(self) -> int:
+        """How many moves the position on show has."""
+        return self.moves if self.viewing is None else self.viewing
+
+    def view_game(self) -> Game:
+        """The position looked at (a copy), or the game itself at the end."""
+        if self.viewing is None:
+            return self.session.game
+        return self.session.position_at(self.viewing)
+
+    def live(self) -> tuple[Turn, Verdict] | None:
+        """Back to the end: the clock goes on, and a machine's answer that came meanwhile
+        is played (charged its own measured time); that turn and verdict, if one was."""
+        if self.viewing is None:
+            return None
+        self.viewing = None
+        held, self.held = self.held, None
+        if held is None:
+            self.session.resume_clock()
+            return None
+        turn, verdict = held
+        self.session.resume_clock(at_least=verdict.seconds)
+        return held if self.settle(turn, verdict) else None
+
+    def person_at_view(self) -> bool:
+        """Whether a person is to move in the position looked at (a new line may start)."""
+        game = self.view_game()
+        s = self.session
+        return not game.is_over and s.player(game.to_move).is_human
+
+    def branch(self, move: Hashable) -> None:
+        """A person's move at the earlier position looked at: a new line from there
+        (`Session.branch`); MoveError, nothing changed, if it is not a person's turn
+        there or the move is illegal."""
+        k = self.viewing
+        if k is None:
+            raise MoveError("look at an earlier move first")
+        s = self.session
+        game = self.view_game()
+        if not s.player(game.to_move).is_human:
+            raise MoveError(f"after move {k} it is {s.label(game.to_move)}'s turn")
+        problem = self.undo_problem(game)
+        if problem is not None:
+            raise MoveError(problem)
+        s.branch(k, move)  # MoveError before anything changed
+        self.cancel()  # a turn under way was about the old line
+        self.viewing = None
+
+    def forget_view(self) -> None:
+        """Another game on the board (new, loaded, the match's next): nothing looked at."""
+        self.held = None
+        self.viewing = None
+        self.session.resume_clock()
+
+    def confirm_branch(self) -> None:
+        self.session.confirm_branch()
+
+    def restore_old_line(self) -> None:
+        """Back to the end of the old line (a turn under way in the new one is dropped)."""
+        if self.session.old_line is None:
+            raise MoveError("there is no old line to go back to")
+        self.cancel()
+        self.viewing = None
+        self.session.restore_old_line()
+
     # ----- undo and redo ----------------------------------------------------------------
-    def undo_problem(self) -> str | None:
-        """Why an undo now would leave a whole-game program unable to go on (None: it would
-        not): such a program cannot take moves back."""
+    def undo_problem(self, probe: Game | None = None) -> str | None:
+        """Why an undo now (or going back to `probe`, an earlier position) would leave a
+        whole-game program unable to go on (None: it would not): such a program cannot
+        take moves back."""
         s = self.session
         if not s.has_program:
             return None
         from tui.play.jury import can_join
 
-        probe = s.position_after_undo()
+        probe = s.position_after_undo() if probe is None else probe
         thinking = self.current.player if self.current is not None else None
         for participant, spec in enumerate(s.participants):
             if not spec.is_program:
@@ -197,6 +291,7 @@ class Driver:
     def undo(self) -> list[Hashable]:
         """Take moves back (`Session.undo`); MoveError if there is none or a program could
         not follow."""
+        self.live()  # from an earlier move looked at, undo starts from the end
         problem = self.undo_problem()
         if problem is not None:
             raise MoveError(problem)
@@ -204,6 +299,7 @@ class Driver:
         return self.session.undo()
 
     def redo(self) -> list[Hashable]:
+        self.live()
         self.cancel()
         return self.session.redo()
 
@@ -224,6 +320,7 @@ class Driver:
     def next_game(self) -> None:
         """The match's next game: the seats rotate, so its players are made again."""
         self.close(kill=False)
+        self.viewing = None
         self.session.next_game()
 
     # ----- headless ------------------------------------------------------------------------

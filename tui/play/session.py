@@ -38,6 +38,24 @@ class AIRequest:
     seconds: float | None = None
 
 
+@dataclass
+class OldLine:
+    """The line a branch left, kept whole until the person confirms the new one (or goes
+    back to it): its game, clock and redo moves, and the seconds of its move under way.
+    `at` is how many moves the two lines share."""
+
+    at: int
+    game: Game
+    clock: Clock
+    redo: list[Hashable]
+    elapsed: float
+
+    @property
+    def moves(self) -> int:
+        """How many moves the old line has after the shared ones."""
+        return len(self.game.history) - self.at
+
+
 @dataclass(frozen=True)
 class ProgramRequest:
     """One turn of a contest program: the position and the clock it is asked about (copies,
@@ -79,6 +97,8 @@ class Session:
         self._start = type(game).from_start(game.options, game.start_native())
         self._now = now
         self._since = now()  # when the move under way started
+        self._paused: float | None = None  # the move under way's seconds, clock paused
+        self.old_line: OldLine | None = None  # a branch's old line, until it is confirmed
         self.redo_stack: list[Hashable] = []
         self.generation = 0
         self.saved_generation: int | None = 0  # when last saved or loaded by name
@@ -198,8 +218,31 @@ class Session:
         return self.clock.control
 
     def elapsed(self) -> float:
-        """Seconds the mover has spent on the move under way (0 once the game is over)."""
-        return 0.0 if self.game.is_over else max(0.0, self._now() - self._since)
+        """Seconds the mover has spent on the move under way (0 once the game is over;
+        frozen while the clock is paused)."""
+        if self.game.is_over:
+            return 0.0
+        if self._paused is not None:
+            return self._paused
+        return max(0.0, self._now() - self._since)
+
+    @property
+    def clock_paused(self) -> bool:
+        return self._paused is not None
+
+    def pause_clock(self) -> None:
+        """Stop the move under way's timer (the person looks at an earlier move): the time
+        until `resume_clock` is nobody's."""
+        if self._paused is None:
+            self._paused = self.elapsed()
+
+    def resume_clock(self, at_least: float = 0.0) -> None:
+        """Start the paused timer again where it stopped; `at_least`: the seconds the
+        mover is known to have thought (a machine that answered while the clock was
+        paused is charged its own measured time)."""
+        if self._paused is not None:
+            self._since = self._now() - max(self._paused, at_least)
+            self._paused = None
 
     def _running(self, mark: int) -> float:
         return self.elapsed() if mark == self.to_move else 0.0
@@ -219,16 +262,20 @@ class Session:
     def _charge(self) -> float:
         """Bill the running move to the mover and restart the move timer; the seconds."""
         now = self._now()
-        spent = max(0.0, now - self._since)
+        spent = self._paused if self._paused is not None else max(0.0, now - self._since)
         if not self.game.is_over:
             self.clock.charge(self.to_move, spent)
         self._since = now
+        if self._paused is not None:
+            self._paused = 0.0
         return spent
 
     def hold_clock(self) -> None:
         """Restart the move timer without charging anyone: the time since the move began was
         nobody's thinking (the AI to move waits for its kernels to compile)."""
         self._since = self._now()
+        if self._paused is not None:
+            self._paused = 0.0
 
     def check_time(self) -> bool:
         """End the game if the mover has run out of time; True if it just ended so."""
@@ -274,6 +321,78 @@ class Session:
                 break
             probe.undo()
         return probe
+
+    def position_at(self, k: int) -> Game:
+        """The position after the game's first `k` moves (a copy; a forfeit taken back)."""
+        probe = self.game.copy()
+        probe.resume()
+        while len(probe.history) > max(0, k):
+            probe.undo()
+        return probe
+
+    # ----- a new line from an earlier move ----------------------------------------------
+    def branch(self, k: int, move: Hashable) -> None:
+        """Play `move` after the first `k` moves as a new line (MoveError, nothing changed,
+        if there is no such earlier move or the move is illegal there). The line it leaves
+        is kept in `old_line` until `confirm_branch` or `restore_old_line`.
+
+        The clocks go as an undo takes them: the move under way is charged to its mover,
+        the time already thought stays spent, and the move times after move `k` are
+        dropped; the new move itself is charged nothing (it was chosen while looking)."""
+        game = self.game
+        if not 0 <= k < len(game.history):
+            raise MoveError(f"there is no earlier move {k} to play on from")
+        probe = self.position_at(k)
+        if probe.is_over:
+            raise MoveError(f"the game is over after move {k}")
+        if not probe.is_legal(move):
+            probe.play(move)  # raises the rules' own one-line MoveError
+        if self.old_line is None:
+            self.old_line = OldLine(k, game.copy(), copy.deepcopy(self.clock),
+                                    list(self.redo_stack), self.elapsed())
+        else:  # a branch of a branch: the old line is still the confirmed one
+            self.old_line.at = min(self.old_line.at, k)
+        self._charge()
+        self._paused = None
+        game.resume()
+        while len(game.history) > k:
+            game.undo()
+        self.clock.forget(k)
+        self.redo_stack.clear()
+        self._since = self._now()
+        self.play(move)
+
+    def confirm_branch(self) -> None:
+        """The new line is the game: the old one is dropped."""
+        if self.old_line is None:
+            raise MoveError("there is no new line to keep")
+        self.old_line = None
+        self._changed()
+
+    def restore_old_line(self) -> None:
+        """Back to the end of the old line, as it was left (its clock, its redo moves, its
+        move under way's time); the new line is dropped."""
+        old = self.old_line
+        if old is None:
+            raise MoveError("there is no old line to go back to")
+        game, moves = self.game, old.game.history
+        game.resume()
+        shared = 0
+        for a, b in zip(game.history, moves, strict=False):
+            if a != b:
+                break
+            shared += 1
+        while len(game.history) > shared:
+            game.undo()
+        for move in moves[shared:]:
+            game.play(move)
+        game.ended = old.game.ended
+        self.clock = old.clock
+        self.redo_stack = list(old.redo)
+        self._paused = None
+        self._since = self._now() - old.elapsed
+        self.old_line = None
+        self._changed()
 
     def _steps_back(self) -> int:
         """How many moves one undo takes back: vs the AI or a program, back to a person's
@@ -484,6 +603,8 @@ class Session:
         self.game = self._start.copy()
         self.clock = Clock.start(self.control, self.players)
         self._since = self._now()
+        self._paused = None
+        self.old_line = None  # the finished game's line is the one the match counts
         self.redo_stack.clear()
         self._changed()
 

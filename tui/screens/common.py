@@ -282,7 +282,7 @@ class BoardScreen(SizedScreen):
                     continue
                 key = binding.key_display or binding.key.split(",")[0]
                 entry = f"{KEY_NAMES.get(key, key)} {binding.description.lower()}"
-                if binding.action.startswith(("step", "rules")) or entry in seen:
+                if binding.action.startswith(("step", "rules", "view_")) or entry in seen:
                     continue
                 seen.append(entry)
             return seen
@@ -292,9 +292,14 @@ class BoardScreen(SizedScreen):
             b.action.partition("(")[0], ()) is not False])
         lines = ["Keys: the arrows and Enter (or the mouse) play." if board else "",
                  "Board: " + ", ".join(board) + ".",
+                 *self.extra_key_lines(),
                  f"{self.KEYS_HEADING}: " + ", ".join(screen)
                  + ", ctrl+p all commands, ctrl+q quit."]
         return "\n".join(line for line in lines if line and not line.endswith(": ."))
+
+    def extra_key_lines(self) -> list[str]:
+        """Lines `?` adds about keys the bindings do not say enough about (as markup)."""
+        return []
 
     def action_rules(self) -> None:
         """The game's rules in a few lines and every key of this screen."""

@@ -32,7 +32,8 @@ from tui.screens.overlay import OverlayView
 from tui.services import Services
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
-from tui.widgets.panels import EnginePanel, MovesPanel, PlayersPanel
+from tui.widgets.move_list import Line, MoveList
+from tui.widgets.panels import EnginePanel, PlayersPanel
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult, StopFlag
@@ -46,6 +47,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
     # most important first: the footer shows them while they fit (`?` lists them all)
     BINDINGS = [
         Binding("u", "undo", "Undo"),
+        Binding("k", "branch", "Keep line?"),
         Binding("h", "hint", "Hint"),
         Binding("o", "overlay", "AI view"),
         Binding("s", "save", "Save"),
@@ -58,6 +60,11 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         Binding("l", "load", "Load"),
         Binding("e", "export", "Export"),
         Binding("d", "edit", "Edit position", show=False),  # `?` lists it
+        Binding("left_square_bracket", "view_step(-1)", "Moves", key_display="[ ]"),
+        Binding("right_square_bracket", "view_step(1)", "Move forward", key_display="]",
+                show=False),
+        Binding("home", "view_jump(0)", "First move", show=False),
+        Binding("end", "view_jump(-1)", "Last move", show=False),
         Binding("question_mark", "rules", "Help", key_display="?"),
         # the footer is full at 80 columns: `?` and the command palette list it
         Binding("z", "analysis", "Analysis", show=False),
@@ -106,7 +113,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
 
     # ----- layout ---------------------------------------------------------------------
     def side_panels(self) -> tuple[Widget, Widget, Widget]:
-        return PlayersPanel(id="players"), EnginePanel(id="engine"), MovesPanel(id="moves")
+        return PlayersPanel(id="players"), EnginePanel(id="engine"), MoveList(id="moves")
 
     def on_mount(self) -> None:
         self.name_panels()
@@ -122,6 +129,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
 
     def _show_game(self) -> None:
         """Put the session's game (new, loaded or return game) on the board."""
+        self.driver.forget_view()
         self.board.set_game(self.session.game)
         self.fit_board(self.board.rows_needed())
 
@@ -161,10 +169,18 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
                                      if outcome.winners else "a draw")
         else:
             right = f"{game.seat_name(game.to_move)} to move: {s.label(game.to_move)}"
+        viewing = self.driver.viewing
+        if viewing is None and self.board.game is not game:
+            self.board.set_game(game)  # back from an earlier position (an undo, a redo)
+        if viewing is not None:
+            right = f"looking at move {viewing} of {len(game.history)}"
         self.show_title(title, right)
         self.query_one(PlayersPanel).show(s)
-        self.query_one(MovesPanel).show(s)
-        self.board.locked = s.machine_to_move or game.is_over
+        self._show_moves()
+        if viewing is not None:
+            self.board.locked = not self.driver.person_at_view()
+        else:
+            self.board.locked = s.machine_to_move or game.is_over
         self.board.refresh_game()
         self._show_status()
         self.refresh_bindings()
@@ -187,6 +203,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             return not self.session.has_human and not self.session.game.is_over
         if action == "hint":  # a hint is for a person's turn
             return self.session.has_human
+        if action == "branch":  # a new line not yet kept
+            return self.session.old_line is not None
         return True
 
     def status(self, text: str, whole_elsewhere: bool = False) -> None:
@@ -231,6 +249,9 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
     # ----- moves ------------------------------------------------------------------------
     def on_grid_board_move_picked(self, message: GridBoard.MovePicked) -> None:
         s = self.session
+        if self.driver.viewing is not None:
+            self._branch(message.move)
+            return
         if s.machine_to_move:
             who = "the AI's" if s.ai_to_move else f"{s.label(s.to_move)}'s"
             self.status(f"Wait: it is {who} turn.")
@@ -293,8 +314,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             self.driver.close(kill=False)
             self._game_over()
             return
-        if not self.driver.machine_to_move():
-            return
+        if not self.driver.machine_to_move() or self.driver.viewing is not None:
+            return  # a person's turn, or the game waits while the person looks back
         if self.services.unapproved(s) and s.player(s.to_move).is_program:
             self._approve_programs()  # e.g. an undo into a loaded game's program turn
             return
@@ -379,12 +400,18 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
                 self._engine_line(f"{label} stopped")
                 self.status(f"{label} cannot play: {message.error}")
             return
-        mark = turn.game.seat_name(turn.mark)
-        text = turn.game.move_text(verdict.move) if verdict.ok else ""
         if not self.driver.settle(turn, verdict):
             if s.lost_on_time:
                 self._time_up()
-            return  # a verdict about a position no longer on the board
+            return  # a verdict about a position no longer on the board (or held)
+        self._settled(turn, verdict)
+
+    def _settled(self, turn: Turn, verdict: Verdict) -> None:
+        """A machine's verdict has been played (or has ended the game): say so."""
+        s = self.session
+        label = s.label(turn.mark)
+        mark = turn.game.seat_name(turn.mark)
+        text = turn.game.move_text(verdict.move) if verdict.ok else ""
         if verdict.result is not None:
             self.query_one(EnginePanel).show_info(verdict.result, mark)
         elif turn.spec.is_program and verdict.ok:
@@ -400,6 +427,102 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         logged = " (details in programs.log)" if turn.spec.is_program and not verdict.ok \
             else ""
         self._changed(f"{reason[:1].upper()}{reason[1:]}{logged}.")
+
+    # ----- looking back at earlier moves, and new lines from there ---------------------------
+    def _show_moves(self) -> None:
+        game, old = self.session.game, self.session.old_line
+        note = None if old is None else f"old line: {old.moves} more after move {old.at} (k)"
+        self.query_one(MoveList).show(Line(
+            tuple(game.history_text()), game.players, self.driver.shown(),
+            f"no moves yet; {game.seat_name(game.to_move)} starts", note))
+
+    def on_move_list_chosen(self, message: MoveList.Chosen) -> None:
+        self.look_at(message.moves)
+
+    def action_view_step(self, step: int) -> None:
+        self.look_at(self.driver.shown() + step)
+
+    def action_view_jump(self, where: int) -> None:
+        self.look_at(len(self.session.game.history) if where < 0 else where)
+
+    def look_at(self, k: int) -> None:
+        """Show the position after `k` moves. Before the end the game waits (no machine
+        moves, no clock runs: `Driver.view`); at the end it goes on, a machine's answer
+        that came meanwhile played now."""
+        driver, s = self.driver, self.session
+        n = len(s.game.history)
+        k = max(0, min(n, k))
+        if k == driver.shown():
+            return
+        if k < n:
+            driver.view(k)
+            self.board.set_game(driver.view_game())
+            self._status = printable(self._looking_line(k))
+            self._render_all()
+            return
+        held = driver.live()
+        self.board.set_game(s.game)
+        if held is not None:
+            self._settled(*held)
+            return
+        self._status = "Back to the game."
+        self._render_all()
+        self._next_turn()
+
+    def _looking_line(self, k: int) -> str:
+        game = self.driver.view_game()
+        if k == 0:
+            text = "The start."
+        else:
+            last = self.session.position_at(k - 1)
+            text = (f"Move {k}: {last.seat_name(last.to_move)} played "
+                    f"{last.move_text(game.history[-1])}.")
+        if self.driver.person_at_view():
+            return f"{text} A move here starts a new line; end: back to the game."
+        return f"{text} The game waits; end goes back to it."
+
+    def _branch(self, move: Hashable) -> None:
+        """A person's move on an earlier position: a new line from there, then the
+        question whether it replaces the old one."""
+        driver = self.driver
+        k, view = driver.viewing, driver.view_game()
+        mark = view.seat_name(view.to_move)
+        try:
+            text = view.move_text(move)
+            driver.branch(move)
+        except MoveError as err:
+            self.status(f"Cannot play on from move {k}: {err}")
+            return
+        self.board.set_game(self.session.game)
+        self._changed(f"New line from move {k}: {mark} played {text}.")
+        self.action_branch()
+
+    def action_branch(self) -> None:
+        """Ask whether the new line replaces the old one (k, while one is not kept)."""
+        old = self.session.old_line
+        if old is None:
+            self.status("There is no new line to keep.")
+            return
+        text = (f"The old line has {old.moves} more moves after move {old.at}.\n"
+                "Replace: this new line is the game (and what Resume keeps).\n"
+                "Old line: back to the end of the old one.\n"
+                "Cancel: play on in the new line; k asks again.")
+        self.app.push_screen(ChoiceDialog(f"Replace the moves after move {old.at}?", text,
+                                          [("replace", "Replace", "r"),
+                                           ("old", "Old line", "o")]), self._after_branch)
+
+    def _after_branch(self, choice: str | None) -> None:
+        old = self.session.old_line
+        if old is None or choice is None:
+            return
+        if choice == "replace":
+            self.driver.confirm_branch()
+            self._changed(f"The new line replaces the {old.moves} old moves after move "
+                          f"{old.at}.")
+        elif choice == "old":
+            self.driver.restore_old_line()
+            self._engine_line()
+            self._changed(f"Back to the old line ({len(self.session.game.history)} moves).")
 
     # ----- the players ------------------------------------------------------------------------
     def _make_player(self, spec: PlayerSpec) -> Player:
@@ -522,6 +645,9 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
 
     def action_hint(self) -> None:
         s = self.session
+        if self.driver.viewing is not None:
+            self.status("A hint is for the game in progress: End goes back to it.")
+            return
         if s.game.is_over or s.machine_to_move:
             self.status("A hint is for a human's turn.")
             return
@@ -533,6 +659,11 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             self.status("The AI is getting ready; the hint follows, and your clock waits.")
             return
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
+
+    def extra_key_lines(self) -> list[str]:
+        return ["Moves: \\[ ] a move back/forward, home/end the start/end, tab to the "
+                "list (arrows, pgup/pgdn, a click); a move played there starts a new "
+                "line (k keeps it or goes back)."]
 
     def action_pace(self, step: int) -> None:
         self.pace_index = max(0, min(len(PACES) - 1, self.pace_index + step))

@@ -11,8 +11,9 @@ save without them says so and shows the clocks only at the end. The end result
 `a` asks the engine for this position's evaluation and best move (in a thread
 worker through the services, tagged with the step it was asked about; an answer
 for another move is dropped) and keeps analysing each move stepped to until `a`
-again; `c` dismisses the screen with a `StartSession` for a new game from the
-position on the board, with the same players in the same seats.
+again; `c` asks who plays each seat (starting as recorded), then dismisses the screen
+with a `StartSession` for a new game from the position on the board. The move list
+(`tui.widgets.move_list`) walks the game too: its keys, or a click on a move.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from rules import Clock, ClockKind, Game, TimeControl
+from rules import Clock, ClockKind, Game, PlayerSpec, TimeControl
 from tui.messages import EngineReady, OpenAnalysis, StartSession
 from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
@@ -36,6 +37,7 @@ from tui.services import Services
 from tui.widgets.boards import board_class
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.eval_graph import EvalGraph
+from tui.widgets.move_list import Line, MoveList
 from tui.widgets.panels import EnginePanel, PlayersPanel
 
 if TYPE_CHECKING:
@@ -64,48 +66,6 @@ class ReplayPlayers(PlayersPanel):
             content = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
             content.append("\nclock times not recorded", style="dim")
         super().update(content, *args, **kwargs)  # type: ignore[arg-type]
-
-
-class ReplayMoves(Static):
-    """Every move of the game, numbered in rounds; the move on the board in reverse."""
-
-    DEFAULT_CSS = "ReplayMoves { text-wrap: nowrap; }"
-
-    _shown: tuple[list[str], int, int] | None = None
-
-    def on_resize(self) -> None:
-        if self._shown is not None:
-            self.show(*self._shown)
-
-    def show(self, texts: list[str], players: int, current: int) -> None:
-        """`texts` the game's moves, `current` how many are on the board."""
-        self._shown = (texts, players, current)
-        if not texts:
-            self.update("no moves in this game")
-            return
-        w = max(4, *(len(t) for t in texts))
-        width = 3 + (w + 1) * players
-        per_row = max(1, (self.content_size.width + 1) // (width + 1))
-        rounds = [list(range(i, min(i + players, len(texts))))
-                  for i in range(0, len(texts), players)]
-        rows: list[Text] = []
-        for r in range(0, len(rounds), per_row):
-            row = Text(no_wrap=True)
-            for j, moves in enumerate(rounds[r:r + per_row]):
-                if j:
-                    row.append(" ")
-                row.append(f"{(r + j) + 1:>2}. ", style="dim")
-                for m in moves:
-                    style = "reverse bold" if m == current - 1 else (
-                        "dim" if m >= current else "")
-                    row.append(f"{texts[m]:<{w}}", style=style)
-                    row.append(" ")
-            row.rstrip()
-            rows.append(row)
-        height = max(1, self.content_size.height)
-        here = max(0, current - 1) // players // per_row  # the row of the move on the board
-        first = min(max(0, here - height // 2), max(0, len(rows) - height))
-        self.update(Text("\n").join(rows[first:first + height]))
 
 
 def replay_board(cls: type[GridBoard]) -> type[GridBoard]:
@@ -201,7 +161,7 @@ class ReplayScreen(OverlayView, BoardScreen):
     def side_panels(self) -> tuple[Widget, ...]:
         graph = EvalGraph(id="graph")  # `g` shows it
         graph.display = False
-        return (ReplayPlayers(id="players"), EnginePanel(id="engine"), ReplayMoves(id="moves"),
+        return (ReplayPlayers(id="players"), EnginePanel(id="engine"), MoveList(id="moves"),
                 graph)
 
     def on_mount(self) -> None:
@@ -249,7 +209,8 @@ class ReplayScreen(OverlayView, BoardScreen):
         players = self.query_one(ReplayPlayers)
         players.unknown_clocks = not self.recorded and self.k < self.total
         players.show(self.view)
-        self.query_one(ReplayMoves).show(self.texts, self.game.players, self.k)
+        self.query_one(MoveList).show(Line(tuple(self.texts), self.game.players, self.k,
+                                           "no moves in this game"))
         self.query_one(EvalGraph).set_current(self.k)
         self.board.replay_line = self._board_line()  # type: ignore[attr-defined]
         title = f"Arena · {self.game.title} · replay"
@@ -316,6 +277,9 @@ class ReplayScreen(OverlayView, BoardScreen):
         panel.show_text(printable("\n".join(lines)))
 
     # ----- actions ----------------------------------------------------------------------
+    def on_move_list_chosen(self, message: MoveList.Chosen) -> None:
+        self.go(message.moves)
+
     def action_step(self, step: int) -> None:
         self.go(self.k + step)
 
@@ -423,11 +387,26 @@ class ReplayScreen(OverlayView, BoardScreen):
         self.go(message.index)
 
     def action_continue(self) -> None:
-        """A new game from the position on the board: the same players in the same seats,
-        the clocks as they stood (their move times kept, so it replays too)."""
+        """A new game from the position on the board: who plays each seat is asked first
+        (`SeatsDialog`, starting with the recorded players)."""
+        from tui.screens.seat_picker import SeatsDialog
+
         game = self._playable()
         if game is None:
             self._say("The game is over at this move: step back to play on from earlier.")
+            return
+        seats = [game.seat_name(m) for m in range(game.players)]
+        title = f"Play on from move {self.k}: who plays each seat?"
+        self.app.push_screen(SeatsDialog(title, seats, self.source.players_by_mark),
+                             self._continue_with)
+
+    def _continue_with(self, players: tuple[PlayerSpec, ...] | None) -> None:
+        """The new game from the position on the board with `players` (None: the replay
+        stays), the clocks as they stood (their move times kept, so it replays too). A
+        program typed in the dialog is the person's own; a recorded one is asked about
+        before it runs, as from a save."""
+        game = self._playable()
+        if players is None or game is None:
             return
         source = self.source
         n = game.players
@@ -437,11 +416,14 @@ class ReplayScreen(OverlayView, BoardScreen):
         if used is None:  # no times recorded: the earlier moves count as none
             used, times = [0.0] * n, [0.0] * self.k
         try:
-            session = Session(game, list(source.players_by_mark),
+            session = Session(game, list(players),
                               clock=Clock(clock.control, used, times), now=self.services.now)
         except Exception as err:  # noqa: BLE001 - one line, the replay stays
             self._say(f"Cannot continue: {err}")
             return
+        recorded = {spec.command for spec in source.players_by_mark}
+        self.services.approve(p.command for p in players
+                              if p.command is not None and p.command not in recorded)
         self._cancel()
         who = ", ".join(f"{game.seat_name(m)}: {session.label(m)}" for m in range(n))
         status = (f"A new game from move {self.k} of the replay ({who}); "

@@ -7,29 +7,30 @@ services keep them); the seed is never kept, so each game gets a fresh board.
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets.select import InvalidSelectValueError
 
-from rules import DEFAULT_LEVEL, LEVELS, PlayerSpec, RulesError, TimeControl, get_game
+from rules import DEFAULT_LEVEL, PlayerSpec, RulesError, TimeControl, get_game
 from rules.base import COUNT_OPTION
 from tui.messages import OpenMenu, StartSession
-from tui.play.programs import CommandError, parse_command
 from tui.play.session import Session
 from tui.screens.common import KeyFooter, SizedScreen
+from tui.screens.seat_picker import (
+    PLAYER_CHOICES,
+    PROGRAM,
+    UNMARKED,
+    mark_focused,
+    read_seat,
+    seat_row,
+    show_commands,
+    show_error,
+)
 from tui.services import Services
 
-PROGRAM = "prog"  # the kind choice of a contest program; its command is in the row's field
-PLAYER_CHOICES = ([("Human", "human")] + [(f"AI ({level})", f"ai:{level}") for level in LEVELS]
-                  + [("Program", PROGRAM)])
 OTHER_SEATS = f"ai:{DEFAULT_LEVEL}"  # the first seat is a person's, the others the AI's
-
-
-MARKED, UNMARKED = "▶ ", "  "  # before the label of the row holding the focus, and the others
-ERROR_MARK = "  ↑ "  # the line under a seat's row saying what is wrong with its program
 
 SETUP_CHROME = 10  # lines around the rows: title, padding, buttons, status, footer
 
@@ -49,11 +50,8 @@ class SetupScreen(SizedScreen):
         low, high = self.cls.player_count
         self.counts = range(low, high + 1)
 
-    def _row(self, label: str, field: Select | Input, row_id: str | None = None,
-             extra: Input | None = None) -> Horizontal:
-        fields = [field] if extra is None else [field, extra]
-        return Horizontal(Label(f"{UNMARKED}{label}"), *fields, classes="setup-row",
-                          id=row_id)
+    def _row(self, label: str, field: Select | Input) -> Horizontal:
+        return Horizontal(Label(f"{UNMARKED}{label}"), field, classes="setup-row")
 
     def _hint(self) -> str:
         """The status line's first words: what this game's setup asks for."""
@@ -74,15 +72,8 @@ class SetupScreen(SizedScreen):
                                                       compact=True))
                 for seat in range(self.counts[-1]):
                     names = cls.seat_names or cls.default_marks
-                    yield self._row(f"{names[seat].capitalize()} plays",
-                                    Select(PLAYER_CHOICES,
-                                           value="human" if seat == 0 else OTHER_SEATS,
-                                           allow_blank=False, id=f"player-{seat}", compact=True),
-                                    f"seat-{seat}",
-                                    Input(placeholder="command, e.g. python3 bot.py",
-                                          id=f"command-{seat}", classes="command",
-                                          compact=True))
-                    yield Static(id=f"error-{seat}", classes="setup-error")
+                    yield from seat_row(seat, f"{names[seat].capitalize()} plays",
+                                        "human" if seat == 0 else OTHER_SEATS, PLAYER_CHOICES)
                 for spec in cls.option_specs:
                     if spec.name == COUNT_OPTION and len(self.counts) > 1:
                         continue  # the Players field above is this option
@@ -183,32 +174,16 @@ class SetupScreen(SizedScreen):
 
     def _show_commands(self) -> None:
         """A seat played by a program shows the field for its command line."""
-        for seat in range(self.counts[-1]):
-            program = self.query_one(f"#player-{seat}", Select).value == PROGRAM
-            self.query_one(f"#seat-{seat}").set_class(program, "program")
+        show_commands(self, self.counts[-1])
 
     def _say(self, text: str) -> None:
         self.query_one("#status", Static).update(text)
 
     def on_descendant_focus(self) -> None:
-        """The row holding the focus is marked by a glyph (and, in arena.tcss, reversed)."""
-        focused = self.focused
-        for row in self.query(".setup-row").results(Horizontal):
-            label = row.query_one(Label)
-            here = focused is not None and row in focused.ancestors_with_self
-            text = str(label.content)
-            label.update((MARKED if here else UNMARKED) + text[len(UNMARKED):])
-            row.set_class(here, "-focused")  # (:focus-within misses the label, a sibling)
+        mark_focused(self)
 
     def _show_error(self, seat: int | None, text: str = "") -> None:
-        """The line under a seat's row saying what is wrong with its command (None: clear
-        every one)."""
-        for other in range(self.counts[-1]):
-            shown = other == seat
-            line = self.query_one(f"#error-{other}", Static)
-            line.update(Text(f"{ERROR_MARK}{text}" if shown else ""))
-            line.display = shown
-            self.query_one(f"#seat-{other}").set_class(shown, "-error")
+        show_error(self, self.counts[-1], seat, text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if (event.input.id or "").startswith("command-"):
@@ -217,21 +192,8 @@ class SetupScreen(SizedScreen):
     def _player(self, seat: int) -> PlayerSpec:
         """The seat's player; a program's command is checked now (CommandError, and its
         field takes the focus), so a bad one never reaches the board."""
-        value = str(self.query_one(f"#player-{seat}", Select).value)
-        if value != PROGRAM:
-            return PlayerSpec.parse(value)
-        field = self.query_one(f"#command-{seat}", Input)
-        command = field.value.strip()
         names = self.cls.seat_names or self.cls.default_marks
-        try:
-            if not command:
-                raise CommandError("give the command line of the program")
-            parse_command(command)
-            return PlayerSpec.program(command)
-        except (CommandError, RulesError) as err:
-            field.focus()
-            self._show_error(seat, f"{names[seat]}: {err}")
-            raise CommandError(f"{names[seat]}: {err}") from None
+        return read_seat(self, self.counts[-1], seat, names[seat])
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":

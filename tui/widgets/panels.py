@@ -1,4 +1,5 @@
-"""The side panels every game screen shares: players, engine line, move list."""
+"""The side panels every game screen shares: players, engine line (the move list is
+`tui.widgets.move_list`)."""
 
 from __future__ import annotations
 
@@ -131,35 +132,3 @@ def _count(n: float) -> str:
     if n >= 1e3:
         return f"{n / 1e3:.0f}k"
     return f"{n:.0f}"
-
-
-class MovesPanel(Static):
-    """The moves so far, numbered in rounds (one move per player), newest at the bottom."""
-
-    _session: Session | None = None
-
-    def on_resize(self) -> None:
-        if self._session is not None:
-            self.show(self._session)  # the rows depend on the panel's size
-
-    def show(self, session: Session) -> None:
-        self._session = session
-        game = session.game
-        n = game.players
-        texts = game.history_text()
-        rounds = []
-        # a game may start with any seat to move; rounds count from the first mover
-        w = max(2, *(len(t) for t in texts)) if texts else 2  # a from-to move ("b7 b5") takes 5
-        # the moves of a round two spaces apart, or three where a move has a space inside
-        # ("e1 e3   g3 f2"): always wider than any gap inside a move
-        sep = " " * (2 + any(" " in t for t in texts))
-        for i in range(0, len(texts), n):
-            moves = sep.join(f"{t:<{w}}" for t in texts[i:i + n])
-            rounds.append(f"{i // n + 1:>2}. {moves}")
-        width = 4 + w * n + len(sep) * (n - 1)  # "nn. " and n moves of w, sep between
-        per_row = max(1, (self.content_size.width + 1) // (width + 1))
-        rows = [" ".join(r.ljust(width) for r in rounds[i:i + per_row]).rstrip()
-                for i in range(0, len(rounds), per_row)]
-        height = max(1, self.content_size.height)
-        first = game.seat_name(game.to_move) if not texts else ""
-        self.update("\n".join(rows[-height:]) if rows else f"no moves yet; {first} starts")

@@ -1,0 +1,173 @@
+"""The moves panel of the game screen and the replay: every move of the line, numbered in
+rounds, that can be walked with the keys (once it has the focus) or clicked.
+
+It only shows what it is given (`show`) and says which position the person chose
+(`Chosen`, the number of moves from the start: 0 is the start position); the screen
+decides what that means (the replay steps to it, the game screen looks back at it)
+and gives the list its new state back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class Line:
+    """What the list shows: the line's move texts, the seats taking turns, how many of the
+    moves are on the board, and a dim note under the moves (None: none)."""
+
+    texts: tuple[str, ...]
+    players: int
+    current: int
+    empty: str = "no moves yet"  # what an empty list says
+    note: str | None = None
+
+    @property
+    def browsing(self) -> bool:
+        return self.current < len(self.texts)
+
+
+class MoveList(Static, can_focus=True):
+    """The moves so far, numbered in rounds (one move per seat); newest at the bottom. The
+    move on the board is reversed while an earlier one is shown (or the list has the
+    focus); the moves after it are dim."""
+
+    DEFAULT_CSS = """
+    MoveList { text-wrap: nowrap; }
+    MoveList:focus { background: $boost; }
+    """
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back", key_display="←"),
+        Binding("right", "step(1)", "Forward", key_display="→"),
+        Binding("up", "round(-1)", "Round back", show=False),
+        Binding("down", "round(1)", "Round forward", show=False),
+        Binding("pageup", "page(-1)", "Page back", show=False),
+        Binding("pagedown", "page(1)", "Page forward", show=False),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+    ]
+
+    class Chosen(Message):
+        """The person chose the position after `moves` moves (0: the start)."""
+
+        def __init__(self, moves: int) -> None:
+            super().__init__()
+            self.moves = moves
+
+    line: Line | None = None
+    _spans: list[list[tuple[int, int, int]]]  # per row shown: (first x, last x, move)
+
+    def on_mount(self) -> None:
+        self._spans = []
+
+    def on_resize(self) -> None:
+        if self.line is not None:
+            self.show(self.line)  # the rows depend on the panel's size
+
+    def on_focus(self) -> None:
+        if self.line is not None:
+            self.show(self.line)
+
+    def on_blur(self) -> None:
+        if self.line is not None:
+            self.show(self.line)
+
+    # ----- drawing ------------------------------------------------------------------
+    def show(self, line: Line) -> None:
+        self.line = line
+        texts, n, current = line.texts, max(1, line.players), line.current
+        spans: list[list[tuple[int, int, int]]] = []
+        if not texts:
+            self._spans = spans
+            self.update(Text(line.empty))
+            return
+        # a from-to move ("b7 b5") takes 5; the moves of a round two spaces apart, or
+        # three where a move has a space inside ("e1 e3   g3 f2"): wider than any gap in one
+        w = max(2, *(len(t) for t in texts))
+        sep = " " * (2 + any(" " in t for t in texts))
+        width = 4 + w * n + len(sep) * (n - 1)  # "nn. " and n moves of w, sep between
+        per_row = max(1, (self.content_size.width + 1) // (width + 1))
+        marked = line.browsing or self.has_focus
+        rows: list[Text] = []
+        for first in range(0, len(texts), n * per_row):
+            row, row_spans = Text(no_wrap=True), []
+            for r in range(first, min(first + n * per_row, len(texts)), n):
+                row.append(" " * ((r - first) // n * (width + 1) - row.cell_len))
+                row.append(f"{r // n + 1:>2}. ", style="dim" if marked else "")
+                for m in range(r, min(r + n, len(texts))):
+                    if m > r:
+                        row.append(sep)
+                    x = row.cell_len
+                    style = ("reverse bold" if m == current - 1 and marked
+                             else "dim" if m >= current else "")
+                    row.append(texts[m], style=style)
+                    row.append(" " * (w - len(texts[m])))
+                    row_spans.append((x, x + w - 1, m))
+            row.rstrip()
+            rows.append(row)
+            spans.append(row_spans)
+        height = max(1, self.content_size.height - (1 if line.note else 0))
+        if not line.browsing:
+            top = max(0, len(rows) - height)  # the newest at the bottom
+        else:
+            here = max(0, current - 1) // n // per_row  # the row of the move on the board
+            top = min(max(0, here - height // 2), max(0, len(rows) - height))
+        shown = rows[top:top + height]
+        self._spans = spans[top:top + height]
+        out = Text("\n").join(shown)
+        if line.note:
+            out.append("\n")
+            out.append(line.note, style="dim italic")
+        self.update(out)
+
+    # ----- choosing -----------------------------------------------------------------
+    def _choose(self, moves: int) -> None:
+        if self.line is None:
+            return
+        moves = max(0, min(len(self.line.texts), moves))
+        if moves != self.line.current:
+            self.post_message(self.Chosen(moves))
+
+    def _round(self) -> int:
+        return max(1, self.line.players) if self.line is not None else 1
+
+    def action_step(self, step: int) -> None:
+        if self.line is not None:
+            self._choose(self.line.current + step)
+
+    def action_round(self, step: int) -> None:
+        if self.line is not None:
+            self._choose(self.line.current + step * self._round())
+
+    def action_page(self, step: int) -> None:
+        if self.line is not None:
+            rows = max(1, self.content_size.height - 1)
+            self._choose(self.line.current + step * rows * self._round())
+
+    def action_jump(self, where: int) -> None:
+        if self.line is not None:
+            self._choose(len(self.line.texts) if where < 0 else where)
+
+    def move_at(self, x: int, y: int) -> int | None:
+        """The move (from 0) drawn at content cell (x, y), else the next one in its row (a
+        round's number names its first move), else the row's last; None below the moves."""
+        if not 0 <= y < len(self._spans) or not self._spans[y]:
+            return None
+        row = self._spans[y]
+        return next((move for _first, last, move in row if x <= last), row[-1][2])
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        move = self.move_at(offset.x, offset.y)
+        if move is not None:
+            event.stop()
+            self._choose(move + 1)
