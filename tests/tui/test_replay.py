@@ -359,3 +359,21 @@ async def test_question_mark_lists_every_key_of_the_replay(tmp_path: Path) -> No
         keys = app.screen.text.split("Replay: ", 1)[1]
         for entry in ("c continue", "o ai view", "f flip", "g graph", "z analysis"):
             assert entry in keys  # the ones an 80-column footer has no room for too
+
+
+async def test_d_edits_the_position_shown_and_escape_comes_back(tmp_path: Path) -> None:
+    from tui.screens.editor import EditorScreen
+
+    path = saved(finished("pahtum"), tmp_path)
+    app = ArenaApp(load=path, save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        replay = await open_replay(app, pilot)
+        replay.go(5)
+        await pilot.press("d")
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, EditorScreen)
+        assert editor.draft.build().key() == at(replay.source.game, 5).key()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is replay and replay.k == 5

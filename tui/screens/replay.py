@@ -29,7 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from rules import Clock, ClockKind, Game, PlayerSpec, TimeControl
-from tui.messages import EngineReady, OpenAnalysis, StartSession
+from tui.messages import EngineReady, OpenAnalysis, OpenEditor, StartSession
 from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
 from tui.screens.overlay import OverlayView
@@ -106,6 +106,7 @@ class ReplayScreen(OverlayView, BoardScreen):
         Binding("f", "flip", "Flip"),
         Binding("g", "graph", "Graph"),
         Binding("z", "analysis", "Analysis"),
+        Binding("d", "edit", "Edit position"),
     ]
 
     class Info(Message):
@@ -371,6 +372,10 @@ class ReplayScreen(OverlayView, BoardScreen):
     def action_analysis(self) -> None:
         """The analysis board on a copy of the position shown."""
         self.post_message(OpenAnalysis(self.game))
+
+    def action_edit(self) -> None:
+        """The position editor on a copy of the position shown (Esc comes back here)."""
+        self.post_message(OpenEditor(self.game.name, self.game.copy()))
 
     def action_graph(self) -> None:
         """Show or hide the evaluation graph; it is filled in the background when shown."""
