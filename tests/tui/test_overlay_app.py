@@ -139,3 +139,26 @@ async def test_the_replay_shows_the_view_of_each_move_stepped_to(tmp_path) -> No
         await pilot.press("f")
         await pilot.pause()
         assert screen.board.flipped
+
+
+async def test_looking_back_scores_the_position_looked_at() -> None:
+    app = frozen_app("pahtum")
+    engine = StandIn()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.services.engine_ready = lambda name: True  # type: ignore[method-assign]
+        app.services.engine = lambda name: engine  # type: ignore[method-assign, assignment]
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("enter", "right", "enter")  # two moves, by the two people
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert len(engine.asked[-1].history) == 2
+        await pilot.press("left_square_bracket")  # move 1 on the board: it is scored
+        await settle(app, pilot)
+        looked = engine.asked[-1]
+        assert len(looked.history) == 1
+        assert screen.board.overlay_scores == fixed_scores(looked).scores
+        await pilot.press("end")  # back to the game: its own position again
+        await settle(app, pilot)
+        assert len(engine.asked[-1].history) == 2

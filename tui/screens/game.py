@@ -189,6 +189,10 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
     def overlay_position(self) -> tuple[Hashable, Game | None, str]:
         """The AI's view scores a person's (or a program's) turn: never the AI's time."""
         s = self.session
+        if (k := self.driver.viewing) is not None:  # an earlier move looked at: its position
+            view = self.driver.view_game()
+            return ((s.generation, k), None if view.is_over else view,
+                    "the game is over there")
         if s.game.is_over:
             return s.generation, None, "the game is over"
         if s.ai_to_move:
