@@ -614,6 +614,7 @@ def search_root(st, side, left, depth, order, scores, full_window, tt, killers, 
     rest) and returns (best move, value); stats[1] != 0 means the iteration was stopped
     and its figures must be discarded.
     """
+    ply = np.int64(1)  # not a literal: the negamax Python calls (tests) is the same one
     alpha = -INF
     beta = INF
     best = -INF
@@ -625,13 +626,13 @@ def search_root(st, side, left, depth, order, scores, full_window, tt, killers, 
         if res != NOT_OVER:
             score = end_value(res, 1)
         elif full_window or i == 0:
-            score = -negamax(st, 1, 1 - side, left - 1, depth - 1, -beta, -alpha, tt, killers,
+            score = -negamax(st, ply, 1 - side, left - 1, depth - 1, -beta, -alpha, tt, killers,
                              hist, moves, keys, fr, stats, stop, ev)
         else:
-            score = -negamax(st, 1, 1 - side, left - 1, depth - 1, -alpha - 1, -alpha, tt,
+            score = -negamax(st, ply, 1 - side, left - 1, depth - 1, -alpha - 1, -alpha, tt,
                              killers, hist, moves, keys, fr, stats, stop, ev)
             if score > alpha:
-                score = -negamax(st, 1, 1 - side, left - 1, depth - 1, -beta, -alpha, tt,
+                score = -negamax(st, ply, 1 - side, left - 1, depth - 1, -beta, -alpha, tt,
                                  killers, hist, moves, keys, fr, stats, stop, ev)
         if stats[1] != 0:
             return best_m, best
