@@ -209,7 +209,7 @@ async def test_the_preview_follows_the_highlight(folder: Path) -> None:
                 await pilot.press("down")
                 await settle(pilot)
             boards = list(dialog.query("#preview-board > *"))
-            assert len(boards) == 1 and type(boards[0]) is board_class(entry.game or "")
+            assert len(boards) == 1 and isinstance(boards[0], board_class(entry.game or ""))
             assert not boards[0].can_focus and boards[0].locked
             line = text(dialog.query_one("#preview-line"))
             assert entry.name in line and f"{index + 1} move" in line
@@ -240,7 +240,7 @@ async def test_narrow_preview_takes_the_lists_place(folder: Path) -> None:
         await settle(pilot)
         second = dialog.shown[1]
         assert second.name in text(dialog.query_one("#preview-line"))
-        assert type(dialog.query_one("#preview-board > *")) is board_class(second.game or "")
+        assert isinstance(dialog.query_one("#preview-board > *"), board_class(second.game or ""))
         await pilot.press("escape")  # back to the list, not out of the dialog
         assert app.screen is dialog and dialog.query_one("#saves").display
         await pilot.press("p", "enter")

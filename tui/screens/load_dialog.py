@@ -25,7 +25,7 @@ from rules import game_names, get_game
 from saves.catalog import Order, Preview, SaveEntry, entries, preview, select
 from tui.screens.common import entry, fit, printable, short_path
 from tui.screens.dialogs import ChoiceDialog, NameDialog
-from tui.widgets.boards import board_class, has_board
+from tui.widgets.boards import board_class, has_board, replay_board
 from tui.widgets.boards.grid import GridBoard
 
 WIDE = 100  # from this many columns the preview stands beside the list
@@ -361,8 +361,8 @@ class LoadDialog(ModalScreen[Path | None]):
         if game is None or not has_board(game.name):
             await holder.remove_children()
             return
-        cls = board_class(game.name)
-        if board is None or type(board) is not cls:
+        cls = replay_board(board_class(game.name))
+        if board is None or board.__class__.__name__ != cls.__name__:
             await holder.remove_children()
             if path != self.previewed:  # another file was highlighted meanwhile
                 return
@@ -372,6 +372,11 @@ class LoadDialog(ModalScreen[Path | None]):
             await holder.mount(board)
         board.set_game(game)
         board.locked = True
+        # the line under the board: whose turn it is, not "waiting" for a move
+        board.replay_line = Text(  # type: ignore[attr-defined]
+            f"{game.seat_name(game.to_move)} to move" if not game.is_over else "game over",
+            style="dim")
+        board.refresh()
 
     def on_grid_board_note(self, event: GridBoard.Note) -> None:
         event.stop()  # a board's line about the move being chosen: none is chosen here

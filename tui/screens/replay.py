@@ -34,7 +34,7 @@ from tui.play.session import AIRequest, Session
 from tui.screens.common import BoardScreen, fit, printable
 from tui.screens.overlay import OverlayView
 from tui.services import Services
-from tui.widgets.boards import board_class
+from tui.widgets.boards import board_class, replay_board
 from tui.widgets.boards.grid import GridBoard
 from tui.widgets.eval_graph import EvalGraph
 from tui.widgets.move_list import Line, MoveList
@@ -66,24 +66,6 @@ class ReplayPlayers(PlayersPanel):
             content = Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
             content.append("\nclock times not recorded", style="dim")
         super().update(content, *args, **kwargs)  # type: ignore[arg-type]
-
-
-def replay_board(cls: type[GridBoard]) -> type[GridBoard]:
-    """The game's board class, its line under the board (a board that has one) telling
-    the position stepped to instead of whose turn it waits for."""
-    if not hasattr(cls, "info_text"):
-        return cls
-
-    class ReplayBoard(cls):  # type: ignore[valid-type, misc]
-        replay_line: Text | None = None
-
-        def info_text(self) -> Text:
-            if self.replay_line is not None:
-                return self.replay_line
-            return super().info_text()  # type: ignore[misc]
-
-    ReplayBoard.__name__ = ReplayBoard.__qualname__ = cls.__name__  # its styles' name
-    return ReplayBoard
 
 
 class ReplayScreen(OverlayView, BoardScreen):
