@@ -259,8 +259,9 @@ class AnalysisScreen(BoardScreen):
         self.overlay_on = not self.overlay_on
         self.query_one(EvalGraph).display = not self.overlay_on
         if self.overlay_on:
-            self.query_one("#side").mount(OverlayLegend(id="legend"),
-                                          after=self.query_one(LinesPanel))
+            legend = OverlayLegend(id="legend")
+            legend.border_title = "AI view"
+            self.query_one("#side").mount(legend, after=self.query_one(LinesPanel))
         else:
             self.query("#legend").remove()
         self._show_overlay()

@@ -40,7 +40,7 @@ class GamePicker(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("Edit a position of", id="dialog-title")
+            yield Label("Edit a position: which game?", id="dialog-title")
             yield OptionList(*[Option(Text(get_game(name).title, style="bold"), id=name)
                                for name in game_names() if has_board(name)], id="games")
             with Horizontal(classes="buttons"):
