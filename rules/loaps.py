@@ -204,8 +204,9 @@ class Loaps(Game):
     # A player's moves in a typical game, for sharing the game clock: games between
     # engines end by a connection after 8 to 23 moves a side (13 on average: ai:max
     # against a C alpha-beta program, 35 games at 20 s a side; at 60 s, planning 14
-    # moves, ai:max still used only 17 s of its 60 on average, 33 s at most).
-    moves_estimate = 12
+    # moves, ai:max still used only 17 s of its 60 on average, 33 s at most; planning
+    # 12, with at least a quarter of the moves to the limit, it left 2/3 unused).
+    moves_estimate = 8
     summary = (
         "Red (1) and blue (2) move in turn, red first. A piece moves in a straight\n"
         "line (8 directions) exactly as many squares as there are pieces on that\n"
@@ -335,10 +336,10 @@ class Loaps(Game):
 
     def moves_left_estimate(self, player: int) -> int:
         """At most the moves left before the 50-move draw, and a typical game's share, but
-        never fewer than a quarter of the moves left (a long game spends its clock
+        never fewer than a sixth of the moves left (a long game spends its clock
         geometrically, never all of it)."""
         left = MOVE_LIMIT - self.made[player]
-        return max(1, min(left, max(self.moves_estimate - self.made[player], left // 4)))
+        return max(1, min(left, max(self.moves_estimate - self.made[player], left // 6)))
 
     def legal_moves(self) -> list[LMove]:
         if self.is_over:

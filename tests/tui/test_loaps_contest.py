@@ -28,14 +28,14 @@ def test_the_reply_is_one_line_from_and_to(tmp_path: Path) -> None:
 
 
 def test_the_time_comes_from_the_seconds_left_in_the_file(tmp_path: Path) -> None:
-    # blue has 40.7 s, planned over a quarter of its 23 moves left (past a typical game)
+    # blue has 40.7 s, planned over a sixth of its 23 moves left (past a typical game)
     result = play(Loaps, "", [write(tmp_path, SAMPLES[2])])
-    expected = shared(40.7, 5)
+    expected = shared(40.7, 3)
     assert result.engine.seconds == [pytest.approx(expected)]
     assert result.engine.seconds[0] < 40.7  # never more than is left
-    # red at the start: 60 s over a typical game of 12 moves a side
+    # red at the start: 60 s over a typical game of 8 moves a side
     start = play(Loaps, "", [write(tmp_path, SAMPLES[0], "start")])
-    assert start.engine.seconds == [pytest.approx(shared(60, 12))]
+    assert start.engine.seconds == [pytest.approx(shared(60, 8))]
 
 
 @pytest.mark.parametrize(("text", "says"), [

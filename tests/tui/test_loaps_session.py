@@ -59,12 +59,12 @@ def test_a_native_file_continues_with_the_seconds_it_gives() -> None:
 
 
 def test_the_ai_shares_its_clock_over_the_moves_left_before_the_limit() -> None:
-    # blue has 40.7 s for at most 23 more moves (50 - 27), planned as at least a quarter
-    # of them (5), less the clock's safety share
+    # blue has 40.7 s for at most 23 more moves (50 - 27), planned as at least a sixth
+    # of them (3), less the clock's safety share
     s = Session(Loaps.from_native(SAMPLES[2]), (HUMAN, AI), now=FakeClock())
-    assert s.game.moves_left_estimate(1) == 5
-    assert s.request().seconds == pytest.approx(40.7 / 5 * 0.8 - 0.05)
-    assert Loaps.new().moves_left_estimate(0) == 12  # a typical game, not all 50
+    assert s.game.moves_left_estimate(1) == 3
+    assert s.request().seconds == pytest.approx(40.7 / 3 * 0.8 - 0.05)
+    assert Loaps.new().moves_left_estimate(0) == 8  # a typical game, not all 50
 
 
 def test_save_and_load_keep_clocks_points_move_numbers_and_the_match(tmp_path: Path) -> None:
