@@ -90,8 +90,11 @@ def test_a_signal_to_arena_match_leaves_no_program_running(signum: int, tmp_path
                                                            ) -> None:
     hang = hanging_program()
     proc = subprocess.Popen(
+        # ten times the contest's 5 s: the programs still hang when the signal comes,
+        # however late a busy machine lets this test see them start
         [*ARENA, "match", "pillars", f"prog:{hang}", f"prog:{hang}", "-n", "2",
-         "--seed", "1"], env=environment(tmp_path), stdin=subprocess.DEVNULL,
+         "--seed", "1", "--time-scale", "10"], env=environment(tmp_path),
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         wait_until(lambda: len(tagged(proc.pid)) >= 3)  # the program and its two children
