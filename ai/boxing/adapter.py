@@ -121,7 +121,7 @@ class BoxingAdapter(Adapter):
     has_lines = False  # `pv` is the root move alone (play-outs keep no line)
     # Per move; the contest gives 1 s a move.
     levels = {
-        "easy": Budget(seconds=0.05, max_depth=2, noise=150),
+        "easy": Budget(seconds=0.05, max_depth=1, noise=150),  # play-outs only: no solve
         "medium": Budget(seconds=0.1, max_depth=4),
         "hard": Budget(seconds=0.25),
         "max": Budget(seconds=1.0),
