@@ -27,7 +27,7 @@ from textual.widgets import Static
 
 from rules import Game, MoveError
 from tui.messages import EngineReady
-from tui.screens.common import BoardScreen, fit, printable
+from tui.screens.common import BoardScreen, fit, game_over_words, printable
 from tui.services import Services
 from tui.widgets.analysis_panels import LineMoves, LinesPanel
 from tui.widgets.boards import board_class
@@ -128,9 +128,7 @@ class AnalysisScreen(BoardScreen):
         game = self.game
         outcome = game.outcome
         if outcome is not None:
-            right = "game over: " + (" and ".join(game.seat_name(w) for w in outcome.winners)
-                                     + (" wins" if len(outcome.winners) == 1 else " win")
-                                     if outcome.winners else "a draw")
+            right = game_over_words(game)
         else:
             right = f"{game.seat_name(game.to_move)} to move · move {self.k} of {len(self.line)}"
         self.show_title(f"Arena · {game.title} · analysis", right)

@@ -23,6 +23,7 @@ from textual.widgets import Button, Footer, Label, Static
 from textual.widgets._footer import FooterKey  # the Footer's own key widget
 
 if TYPE_CHECKING:
+    from rules import Game
     from tui.widgets.boards.grid import GridBoard
 
 ELLIPSIS = "…"
@@ -212,6 +213,15 @@ class RulesDialog(ModalScreen[None]):
 
     def on_button_pressed(self) -> None:
         self.dismiss(None)
+
+
+def game_over_words(game: Game) -> str:
+    """A finished game's title words: "game over: red wins", "... A and C win", "... a draw"."""
+    outcome = game.outcome
+    if outcome is None or not outcome.winners:
+        return "game over: a draw"
+    verb = " wins" if len(outcome.winners) == 1 else " win"
+    return "game over: " + " and ".join(game.seat_name(w) for w in outcome.winners) + verb
 
 
 KEY_NAMES = {"question_mark": "?", "equals_sign": "=", "plus": "+", "minus": "-",

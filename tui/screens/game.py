@@ -25,7 +25,7 @@ from tui.messages import EngineReady, OpenAnalysis, OpenEditor, OpenMenu, OpenRe
 from tui.play.driver import Driver, Turn, TurnError
 from tui.play.players import Player, Verdict
 from tui.play.session import AIRequest, Session
-from tui.screens.common import BoardScreen, fit, printable
+from tui.screens.common import BoardScreen, fit, game_over_words, printable
 from tui.screens.dialogs import ChoiceDialog, ResultScreen
 from tui.screens.game_files import FileActions
 from tui.screens.overlay import OverlayView
@@ -164,9 +164,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             title += f" · game {s.game_number} of {s.match.length}"
         outcome = game.outcome
         if outcome is not None:
-            right = "game over: " + (" and ".join(game.seat_name(w) for w in outcome.winners)
-                                     + (" wins" if len(outcome.winners) == 1 else " win")
-                                     if outcome.winners else "a draw")
+            right = game_over_words(game)
         else:
             right = f"{game.seat_name(game.to_move)} to move: {s.label(game.to_move)}"
         viewing = self.driver.viewing
