@@ -109,6 +109,18 @@ def test_a_signal_to_arena_match_leaves_no_program_running(signum: int, tmp_path
     assert_nothing_left(proc.pid)
 
 
+def test_a_signal_while_a_program_starts_still_ends_arena() -> None:
+    """The signal handler's `shutdown` may interrupt the very thread that holds the
+    reaper's lock (starting a program): it must not wait for itself. A match in the
+    suite once hung on SIGHUP this way."""
+    code = ("from tui.play import reaper\n"
+            "with reaper._lock:\n"
+            "    reaper.shutdown()\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=30,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 # ----- arena play on a terminal ------------------------------------------------------------
 def start_on_a_terminal(args: list[str], tmp_path: Path) -> tuple[int, int, threading.Thread]:
     """`arena ARGS` with a pseudo-terminal as its controlling terminal; the terminal's

@@ -36,7 +36,9 @@ TAG = "ARENA_JURY"
 PASSES = 50  # sweeps in a row until none is found (a forking program races the first)
 FOLDER_PREFIX = "arena-jury-"
 
-_lock = threading.Lock()
+# Reentrant: `shutdown` runs from a signal handler, which may interrupt this very
+# thread inside `spawn` or `folder` while it holds the lock (a plain lock deadlocks).
+_lock = threading.RLock()
 _prefix = f"{os.getpid()}-{secrets.token_hex(4)}"
 _launches = itertools.count(1)
 _folder: Path | None = None
