@@ -142,7 +142,7 @@ def _bit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 ROWB, COLB, DISTB = _bit_tables()
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def concentration(b):
     """The sum of the pieces of b's (not empty) Chebyshev distances from their centre of
     mass, less the least such sum for as many pieces (0: as tight as they can be)."""
@@ -154,14 +154,14 @@ def concentration(b):
     return conc if conc > 0 else 0
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def dilate(b):
     """b and its 8 neighbours' squares (within the padded 8x8 board)."""
     x = b | (b << U1) | (b >> U1)
     return x | (x << U8) | (x >> U8)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def groups_of(b):
     """(the number of groups, the squares next to every group, the squares next to all
     groups but one) of the pieces b (not empty)."""
@@ -179,7 +179,7 @@ def groups_of(b):
     return groups, every, but_one
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def mobility(me, opp, c0, c1, c2):
     """The number of moves of the side with pieces me."""
     total = 0
@@ -191,7 +191,7 @@ def mobility(me, opp, c0, c1, c2):
     return total
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def connecting_win(me, opp, c0, c1, c2, pme, popp):
     """(whether the side to move has a move that connects its pieces and wins on points,
     its mobility). Only a landing square next to all groups but the moving piece's own
@@ -217,7 +217,7 @@ def connecting_win(me, opp, c0, c1, c2, pme, popp):
     return False, mob
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def evaluate(me, opp, c0, c1, c2, pme, popp, left, ply, ev):
     """The value at `ply` for the side to move (pieces me, points pme) of a position that
     is not over (line counts c0, c1, c2), `left` plies before the 50-move draw: a win in
@@ -230,7 +230,7 @@ def evaluate(me, opp, c0, c1, c2, pme, popp, left, ply, ev):
                     mobility(opp, me, c0, c1, c2))
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def evaluate_threat(me, opp, c0, c1, c2, pme, popp, left, ply, ev):
     """(`evaluate`'s value, whether the other side, not to move, threatens to connect and
     win on points with its next move: True only when the side to move cannot win at
@@ -242,7 +242,7 @@ def evaluate_threat(me, opp, c0, c1, c2, pme, popp, left, ply, ev):
     return value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me, mob_op), threat
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me, mob_op):
     """The evaluation's value (within +-SCALE plus the linear terms) from both mobilities."""
     race = ev[W_CONC] * (concentration(opp) - concentration(me)) + ev[TEMPO]

@@ -124,7 +124,7 @@ def make(x, o, h, m, side, g, zt):
     return nx, no, h, emp != ZERO
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def straights(b, n, g):
     """Full rows plus full columns of one colour's markers."""
     r = b & (b >> ONE)
@@ -223,7 +223,7 @@ def counts_s(stack, ply, n, side, g, lc):
         lc[1, n + i] = popcount((theirs >> c) & COL0)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def evaluate_s(stack, ply, n, side, g):
     """`common.evaluate_counts` of the position at stack[ply], without the counts array."""
     mine = stack[ply, 1 + side]

@@ -90,7 +90,7 @@ def geometry(n: int) -> np.ndarray:
 
 
 # ----- the move, in place -------------------------------------------------------------
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def line_eval(x, o, n):
     """One line's part of the evaluation from X's side (`common.line_term`: it changes
     sign with the sides) and its threat lines as a THREATS increment."""
@@ -283,7 +283,7 @@ def counts_s(stack, ply, n, side, g, lc):
         lc[1, n + i] = popcount(stack[ply, COLS_X + theirs + i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True)
 def evaluate_s(stack, ply, n, side, g):
     """`common.evaluate_counts` of the position at stack[ply], from the row's running
     EVAL and THREATS (kept by make_s for the lines a move changes)."""
