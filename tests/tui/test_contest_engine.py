@@ -66,6 +66,18 @@ def test_with_native_modules_off_the_jit_is_the_engine(monkeypatch: pytest.Monke
     assert contest.contest_engine("pahtum", 0.2, lambda: jit) is jit
 
 
+def test_a_contest_engine_faults_its_tables_in_as_it_searches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every protocol's engine (a session's too) leaves its tables' pages for the search
+    to fault in: touching Pillars's 72 MiB at start-up took up to 150 ms of a first move."""
+    from ai import adapter
+
+    monkeypatch.setenv("ARENA_NATIVE", "0")
+    monkeypatch.setattr(adapter, "TOUCH_TABLES", [True])
+    engine = contest.contest_engine("pillars", 1.0, lambda: Jit())
+    assert isinstance(engine, Jit) and adapter.TOUCH_TABLES == [False]
+
+
 def test_a_move_too_short_to_load_the_kernels_in_is_the_quick_searchs(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a process that has had a third of a core so far would take three times the kernels'

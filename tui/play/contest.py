@@ -141,9 +141,6 @@ def _search(contest: Contest, position: Game) -> Any:
     if outcome is not None:
         raise ContestError(f"the game is over ({outcome.reason}): no move to make")
     total = process_seconds(contest, position, contest.age())
-    from ai import adapter
-
-    adapter.TOUCH_TABLES[0] = False  # one short search: fault in only the pages it uses
     engine = contest.engine(search_seconds(total, contest.age()))
     return engine.choose(position, contest.level, search_seconds(total, contest.age())).move
 
@@ -388,11 +385,16 @@ def contest_engine(game_name: str, seconds: float | None,
     a millisecond); else, while a detached process builds them, the quick search, or the
     JIT when native modules are off (ARENA_NATIVE=0) or cannot be built here and the JIT's
     cache is warm. A compile never happens inside a move, but with native modules off:
-    then the JIT is the engine, compiling if it must, as before native modules."""
+    then the JIT is the engine, compiling if it must, as before native modules.
+
+    Its tables' pages are faulted in as the search reaches them, not all at start-up:
+    that took 10-150 ms of the first move's clock (72 MiB for Pillars, the most after an
+    idle spell), and a short search touches few of them."""
     if seconds is not None and seconds < kernel_load_seconds() + MIN_KERNEL_SEARCH:
         return QuickChooser()  # numpy and the kernels would take the whole move to load
-    from ai import native
+    from ai import adapter, native
 
+    adapter.TOUCH_TABLES[0] = False
     if native.native_allowed() and native.ready(game_name):
         from ai import jit
 
