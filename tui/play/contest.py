@@ -388,8 +388,8 @@ def contest_engine(game_name: str, seconds: float | None,
     then the JIT is the engine, compiling if it must, as before native modules.
 
     Its tables' pages are faulted in as the search reaches them, not all at start-up:
-    that took 10-150 ms of the first move's clock (72 MiB for Pillars, the most after an
-    idle spell), and a short search touches few of them."""
+    that took 10-150 ms of the first move's clock (72 MiB for the largest tables, the
+    most after an idle spell), and a short search touches few of them."""
     if seconds is not None and seconds < kernel_load_seconds() + MIN_KERNEL_SEARCH:
         return QuickChooser()  # numpy and the kernels would take the whole move to load
     from ai import adapter, native
