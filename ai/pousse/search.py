@@ -96,8 +96,10 @@ def replay(stack, n, side, g, zt, moves, path_h, path_irr):
     won = -1
     for i in range(moves.size):
         added = make_any(stack, 0, np.int64(moves[i]), n, side, g, zt)
-        for k in range(stack.shape[1]):  # (a slice copy compiles a shape check and its
-            stack[0, k] = stack[1, k]     # error text: seconds of compiling)
+        # element by element: a slice copy compiles a shape check and its error text,
+        # seconds of compiling for nothing
+        for k in range(stack.shape[1]):
+            stack[0, k] = stack[1, k]
         path_h[i + 1] = stack[0, 0]
         path_irr[i + 1] = i + 1 if added else path_irr[i]
         won = winner(stack, 0, side, n, g, zt, path_h, i + 1, path_irr[i + 1])
