@@ -97,6 +97,22 @@ def test_a_player_over_its_clock_loses_on_time() -> None:
     assert outcome.kind is Termination.TIME and outcome.loser == 0
 
 
+def test_a_machine_is_charged_its_own_time_not_the_boards_wait() -> None:
+    """A 1 s clock; the machine thinks 0.2 s, then the board (drawing, a busy machine)
+    takes 2 s to take its answer: the move stands, charged 0.2 s."""
+    now = Now()
+    game = get_game("pahtum").new({"blocks": "25"}, seed=1)
+    session = Session(game, [RANDOM, RANDOM], control=TimeControl.parse("move:1"), now=now)
+    driver = Driver(session, lambda spec: Slow(now, 0.2))
+    turn = driver.turn()
+    assert turn is not None and driver.begin(turn)
+    verdict = driver.run(turn)
+    now.t += 2.0
+    assert driver.settle(turn, verdict)
+    assert not game.is_over and len(game.history) == 1
+    assert session.clock.moves == [pytest.approx(0.2)]
+
+
 def test_a_programs_fault_ends_the_game_with_its_output() -> None:
     game = get_game("pahtum").new({"blocks": "25"}, seed=1)
     bad = PlayerSpec.program(f"{sys.executable} {BOT} pahtum malformed")

@@ -147,8 +147,9 @@ class Driver:
     def settle(self, turn: Turn, verdict: Verdict) -> bool:
         """Apply the verdict if the turn is still the position on the board: play its move,
         or end the game (a timeout is a loss on time, any other fault a loss by fault,
-        keeping the program's output). A program is charged the time the jury measured; any
-        other player the time since its turn began. False if nothing was applied."""
+        keeping the program's output). Every machine is charged the time it measured (a
+        program the jury's, an AI its search's), not the wait for the board to take its
+        answer (drawing, a busy machine). False if nothing was applied."""
         if self.current is turn:
             self.current = None
         s = self.session
@@ -157,13 +158,7 @@ class Driver:
         if self.viewing is not None:  # the person is looking back: it waits for `live`
             self.held = (turn, verdict)
             return False
-        if turn.spec.is_program:
-            return s.judge_turn(turn.mark, verdict)
-        if s.check_time():
-            return True  # it answered too late: it lost on time
-        assert verdict.move is not None
-        s.play(verdict.move)
-        return True
+        return s.judge_turn(turn.mark, verdict)
 
     def cancel(self) -> None:
         """Stop the turn under way (an undo, a load, leaving): its answer is dropped."""

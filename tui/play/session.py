@@ -526,11 +526,12 @@ class Session:
         return self.judge_turn(self.to_move, verdict)
 
     def judge_turn(self, mark: int, verdict: Verdict) -> bool:
-        """Apply a program's verdict for the mover `mark` (the caller has checked that it
-        is about the position on the board), charging the time the jury measured."""
+        """Apply a machine's verdict for the mover `mark` (the caller has checked that it
+        is about the position on the board), charging the time it measured: one that took
+        longer than its clock allows loses on time."""
         self._since = self._now() - max(0.0, verdict.seconds)
         if verdict.ok:
-            if not self.check_time():  # (the jury judged its time: this never flags)
+            if not self.check_time():
                 self.play(verdict.move)
             return True
         kind = Termination.TIME if verdict.fault == "timeout" else Termination.FAULT

@@ -144,7 +144,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             if self.services.compile_progress(s.game.name) is not None:
                 self._engine_line()
         turn = self.driver.current
-        if turn is not None and turn.spec.is_program:  # the jury enforces a program's clock
+        if turn is not None and not turn.spec.is_human:  # a machine is judged by the time
+            # it measured when its answer comes (the jury's for a program)
             self.query_one(PlayersPanel).show(s)
         elif s.check_time():
             self._time_up()
