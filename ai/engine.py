@@ -349,7 +349,13 @@ class Engine:
         """Compile or load every kernel (slow the first time; call off the UI thread).
 
         The searches run on scratch tables so they leave this engine's ordering alone.
+        Once they have run in a process they are not run again for the same adapter
+        class: its kernels are then compiled or loaded for good (an app opened again,
+        a second engine), and Pillars' searches alone take about 3 s of CPU.
         """
+        kind = type(self.adapter)
+        if kind in _warmed:
+            return
         scratch = Engine(self.adapter.scratch())
         searches = self.adapter.warm_up_searches()
         for game, budget in searches:
@@ -360,6 +366,7 @@ class Engine:
         # build exports only what has been compiled)
         for game, budget in searches:
             scratch.search(game, budget)
+        _warmed.add(kind)
 
     def perft(self, game: Game, depth: int, joker: bool = False) -> list[int]:
         """Leaf counts for depths 1..`depth` through the kernels.
@@ -387,6 +394,7 @@ class Engine:
 
 
 _instances: dict[str, Engine] = {}
+_warmed: set[type] = set()  # adapter classes whose warm-up has run in this process
 _lock = threading.Lock()
 
 
