@@ -181,7 +181,7 @@ class Services:
         if native.native_allowed() and not native.loadable(game_name):
             self._build_native(game_name)
         if native.ready(game_name):
-            get_engine(game_name).warm_up()  # loads in milliseconds
+            get_engine(game_name).load()  # in milliseconds
             return
         self._warm_up_jit(game_name)
 

@@ -63,6 +63,25 @@ def test_native_kernels_give_what_the_jit_gives_without_loading_numba(
     assert native[-1] == "False" and jit[-1] == "True"
 
 
+def test_the_apps_warm_up_on_native_kernels_only_loads_them(built: dict[str, str]) -> None:
+    """With a native module the app's warm-up loads it and searches nothing: no Numba,
+    no warm-up searches (Pillars' took 3 s), and the first search still runs."""
+    out = run("""
+        import sys, time
+        from ai import engine
+        from tui.services import Services
+        searched = []
+        engine.Engine.search = lambda *args, **kw: searched.append(args)
+        start = time.process_time()
+        Services(lambda message: None)._warm_up("pahtum")
+        print(time.process_time() - start < 1.0, searched == [], "numba" in sys.modules)
+        print(engine.get_engine("pahtum").perft(engine.get_engine("pahtum")
+              .adapter.warm_up_searches()[0][0], 2))
+    """, built).splitlines()
+    assert out[0] == "True True False"
+    assert out[1].startswith("[") and int(out[1].strip("[]").split(",")[0]) > 0
+
+
 def test_a_native_search_releases_the_gil(built: dict[str, str]) -> None:
     """The deadline timer and the UI thread run while a native search does."""
     out = run("""
