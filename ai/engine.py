@@ -351,7 +351,7 @@ class Engine:
         The searches run on scratch tables so they leave this engine's ordering alone.
         Once they have run in a process they are not run again for the same adapter
         class: its kernels are then compiled or loaded for good (an app opened again,
-        a second engine), and Pillars' searches alone take about 3 s of CPU.
+        a second engine), and one game's searches take about 3 s of CPU.
         """
         kind = type(self.adapter)
         if kind in _warmed:
@@ -371,7 +371,7 @@ class Engine:
     def load(self) -> None:
         """Load kernels compiled already (a native module): a count of one ply loads the
         game's module, and every kernel binds from it at its first call. The searches of
-        `warm_up` would only spend time there (about 3 s of CPU for Pillars)."""
+        `warm_up` would only spend time there (up to about 3 s of CPU)."""
         game, _ = self.adapter.warm_up_searches()[0]
         self.perft(game, 1)
 

@@ -65,7 +65,7 @@ def test_native_kernels_give_what_the_jit_gives_without_loading_numba(
 
 def test_the_apps_warm_up_on_native_kernels_only_loads_them(built: dict[str, str]) -> None:
     """With a native module the app's warm-up loads it and searches nothing: no Numba,
-    no warm-up searches (Pillars' took 3 s), and the first search still runs."""
+    no warm-up searches (the slowest game's took 3 s), and the first search still runs."""
     out = run("""
         import sys, time
         from ai import engine
