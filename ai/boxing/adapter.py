@@ -13,7 +13,10 @@ move is a sum of regions, each solved by `grundy` when it has at most the budget
 plays the winning box with the most cells (more of our marks, our score); a lost
 position plays the move that leaves the fewest winning replies. When some moves stay
 unknown the play-outs choose among them (a proven loss is never played while another
-move is left). Later depths double the play-outs.
+move is left). Depth 3 (two players) also calls a move a proven loss when its position,
+though too large to solve, lets the other player cut it into a solved position of value
+0 (the moment a game becomes solvable decides it: the first side to move there with a
+win wins). Later depths double the play-outs.
 
 Every player count avoids handing the next player the rest in one box when it can.
 With more than two players the play-outs alone choose: each counts the games it wins.
@@ -22,6 +25,7 @@ With more than two players the play-outs alone choose: each counts the games it 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,6 +46,7 @@ EXPLORE = 0.5
 NODES_PER_SECOND = 100_000  # new regions `grundy` solves a second (measured: 5x5 square
 # 261,010 in 1.6 s)
 SOLVE_SHARE = 0.5  # of the budget for depth 2's exact solves
+DEEPEN_SHARE = 0.3  # of the budget for depth 3's look at the other's replies
 # Regions solved exactly up to this many cells, by budget seconds: a compact 25-cell
 # region takes about 250,000 new regions, a 16-cell one about 1,000.
 CAPS = ((1.0, 26), (0.25, 24), (0.1, 22), (0.0, 18))
@@ -108,6 +113,8 @@ class Position:
     win: int = -1  # index (in codes) of a proven win
     lost: bool = False  # proven: every move loses against perfect play
     losing: np.ndarray | None = None  # per pool entry: a proven loss
+    values: np.ndarray | None = None  # per code: depth 2's value of the position after it
+    deepened: bool = False  # depth 3 has looked for the other's winning replies
     best: int = -1  # index (in codes) of the last depth's choice
     seed: int = 0
 
@@ -190,6 +197,8 @@ class BoxingAdapter(Adapter):
             return self._done(pos, pos.win, PROVEN, 1, all_scores)
         if depth == 2 and pos.players == 2 and pos.losing is None:
             return self._solve(pos, stop, all_scores)
+        if depth == 3 and pos.players == 2 and pos.losing is not None and not pos.deepened:
+            return self._deepen(pos, stop, all_scores)
         if pos.n == 1:
             return self._done(pos, int(pos.pool[0]), 0, 1, all_scores)
         if all_scores:
@@ -249,6 +258,7 @@ class BoxingAdapter(Adapter):
             if stop[0]:
                 return Depth(-1, 0, completed=False, nodes=int(stats[0]))
         nodes = int(stats[0])
+        pos.values = values
         pos.losing = values[pos.pool] > 0
         wins = np.flatnonzero(values == 0)
         if wins.size:  # the most cells: box_codes lists by size
@@ -259,6 +269,39 @@ class BoxingAdapter(Adapter):
             return self._done(pos, self._hardest(pos, stop), -PROVEN, nodes, all_scores)
         if all_scores:
             scores = self._fixed_scores(pos, 2, stop)
+            if scores is None:
+                return Depth(-1, 0, completed=False, nodes=nodes)
+            best = int(np.argmax(scores))
+            return self._done(pos, int(pos.pool[best]), int(scores[best]), nodes, True, scores)
+        best, score = self._most_played(pos)
+        return self._done(pos, best, score, nodes, False, self._ucb_scores(pos))
+
+    def _deepen(self, pos: Position, stop: np.ndarray, all_scores: bool) -> Depth:
+        """Depth 3 (two players): a move whose position is not solved is still a proven
+        loss when the other player has a box there that leaves a solved position of value
+        0 (`grundy.reply_wins`). The moves are checked largest first for at most
+        DEEPEN_SHARE of the budget; those left unchecked stay unknown."""
+        assert pos.values is not None and pos.losing is not None
+        keys, vals, frames, codes, nn, ii, seen, fkeys, stats = self.tables
+        stats[:] = 0
+        cap = cap_for(pos.budget.seconds)
+        limit = max(1000, int(NODES_PER_SECOND * SOLVE_SHARE * pos.budget.seconds))
+        deadline = time.perf_counter() + DEEPEN_SHARE * pos.budget.seconds
+        for j, i in enumerate(pos.pool):
+            if stop[0] or time.perf_counter() > deadline:
+                break
+            if pos.losing[j] or pos.values[i] != G.UNKNOWN:
+                continue
+            if G.reply_wins(pos.kids[i], cap, keys, vals, frames, codes, nn, ii, seen, fkeys,
+                            stats, stop, limit - int(stats[0]), self.regions) == 1:
+                pos.losing[j] = True
+        pos.deepened = True
+        nodes = max(1, int(stats[0]))
+        if pos.losing.all():
+            pos.lost = True
+            return self._done(pos, self._hardest(pos, stop), -PROVEN, nodes, all_scores)
+        if all_scores:
+            scores = self._fixed_scores(pos, 3, stop)
             if scores is None:
                 return Depth(-1, 0, completed=False, nodes=nodes)
             best = int(np.argmax(scores))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ai.boxing.kernels import HEIGHT, MAX_BOX, ONE, SIDE, ZERO, box_codes, next_level
+from ai.boxing.kernels import HEIGHT, MAX_BOX, MAX_MOVES, ONE, SIDE, ZERO, box_codes, next_level
 from ai.boxing.kernels import vacant as cells_of
 from ai.jit import entry, leading_zeros, njit, trailing_zeros
 
@@ -367,3 +367,85 @@ def replies_to_zero(rows: np.ndarray, keys: np.ndarray, vals: np.ndarray,
             if x == want:
                 wins += 1
     return wins, moves
+
+
+@entry
+@njit(nogil=True, cache=True)
+def reply_wins(rows: np.ndarray, cap: int, keys: np.ndarray, vals: np.ndarray,
+               frames: np.ndarray, codes: np.ndarray, nn: np.ndarray, ii: np.ndarray,
+               seen: np.ndarray, fkeys: np.ndarray, stats: np.ndarray, stop: np.ndarray,
+               node_limit: int, regions: np.ndarray) -> int:
+    """Whether the mover of `rows` (a position with a region over `cap` cells) has a box
+    that leaves every region within `cap` and the XOR 0, a proven win: 1 if it has, 0 if
+    no box does, UNKNOWN if a solve was cut short first. A box lies in one region, so with
+    two regions over `cap` no box can; with one, only the boxes that cut it into pieces
+    within `cap` are solved."""
+    n = split(rows, regions)
+    big = -1
+    for i in range(n):
+        if cells_of(regions[i]) > cap:
+            if big >= 0:
+                return 0
+            big = i
+    if big < 0:
+        return UNKNOWN  # every region fits: the caller's solve was cut short
+    start = stats[0]
+    x = 0
+    for i in range(n):
+        if i != big:
+            value = region_value(regions[i], keys, vals, frames, codes, nn, ii, seen, fkeys,
+                                 stats, stop, node_limit - (stats[0] - start))
+            if value == UNKNOWN:
+                return UNKNOWN
+            x ^= value
+    region = regions[big].copy()
+    boxes = np.empty(MAX_MOVES, np.int64)
+    m = box_codes(region, boxes)
+    left = np.empty(HEIGHT, np.uint64)
+    rest = np.empty(HEIGHT, np.uint64)
+    piece = np.empty(HEIGHT, np.uint64)
+    cut_short = False
+    for j in range(m):
+        code = boxes[j]
+        k = code >> 16
+        row = code >> 8 & 255
+        mask = SIDE[k] << np.uint64(code & 255)
+        for r in range(HEIGHT):
+            left[r] = region[r]
+        for r in range(row, row + k):
+            left[r] &= ~mask
+        for r in range(HEIGHT):  # every piece within the cap?
+            rest[r] = left[r]
+        fits = True
+        while True:
+            cells = flood(rest, piece)
+            if cells == 0:
+                break
+            if cells > cap:
+                fits = False
+                break
+            for r in range(HEIGHT):
+                rest[r] &= ~piece[r]
+        if not fits:
+            continue
+        y = x
+        for r in range(HEIGHT):
+            rest[r] = left[r]
+        while y != UNKNOWN:
+            if flood(rest, piece) == 0:
+                break
+            value = region_value(piece, keys, vals, frames, codes, nn, ii, seen, fkeys, stats,
+                                 stop, node_limit - (stats[0] - start))
+            if value == UNKNOWN:
+                y = UNKNOWN
+            else:
+                y ^= value
+            for r in range(HEIGHT):
+                rest[r] &= ~piece[r]
+        if y == 0:
+            return 1
+        if y == UNKNOWN:
+            cut_short = True
+            if stop[0] or stats[0] - start >= node_limit:
+                return UNKNOWN
+    return UNKNOWN if cut_short else 0

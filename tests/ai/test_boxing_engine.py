@@ -473,6 +473,30 @@ def test_position_xor_against_plain_search(tables: tuple[np.ndarray, ...]) -> No
     assert 0 in values and len(values) >= 4, values
 
 
+def test_reply_wins_against_plain_search(tables: tuple[np.ndarray, ...]) -> None:
+    """Depth 3's look: with the largest region over the cap, the mover has a proven win by
+    one box exactly when a box leaves every region within the cap and the XOR 0."""
+    scratch = np.zeros((512, HEIGHT), np.uint64)
+    seen = set()
+    for game in endgames():
+        cells = cells_in(game.rows)
+        sizes = game.regions()
+        for cap in {sizes[0] - 1, sizes[0] - 4}:
+            if cap < 1:
+                continue
+            want = 0
+            for move in game.legal_moves():
+                left = cells - box_of(move)
+                if all(len(r) <= cap for r in components(left)) and brute_xor(left) == 0:
+                    want = 1
+                    break
+            got = G.reply_wins(K.row_masks(game.rows), cap, *tables, STOP, NO_LIMIT, scratch)
+            assert got == want, (game.to_native(), cap)
+            seen.add((want, sum(size > cap for size in sizes) > 1))
+    # found wins and found none, and the early "two regions over the cap" answer
+    assert {(1, False), (0, False), (0, True)} <= seen, seen
+
+
 def winning_moves(game: Boxing) -> list[Move]:
     """The moves to a position of XOR 0 (by plain search)."""
     cells = cells_in(game.rows)
