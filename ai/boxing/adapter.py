@@ -267,8 +267,14 @@ class BoxingAdapter(Adapter):
         if (values != G.UNKNOWN).all():
             pos.lost = True
             return self._done(pos, self._hardest(pos, stop), -PROVEN, nodes, all_scores)
+        return self._unsettled(pos, 2, nodes, stop, all_scores)
+
+    def _unsettled(self, pos: Position, depth: int, nodes: int, stop: np.ndarray,
+                   all_scores: bool) -> Depth:
+        """The choice when the solve left some moves unknown: by the play-outs, never a
+        proven loss while another move is left."""
         if all_scores:
-            scores = self._fixed_scores(pos, 2, stop)
+            scores = self._fixed_scores(pos, depth, stop)
             if scores is None:
                 return Depth(-1, 0, completed=False, nodes=nodes)
             best = int(np.argmax(scores))
@@ -300,14 +306,7 @@ class BoxingAdapter(Adapter):
         if pos.losing.all():
             pos.lost = True
             return self._done(pos, self._hardest(pos, stop), -PROVEN, nodes, all_scores)
-        if all_scores:
-            scores = self._fixed_scores(pos, 3, stop)
-            if scores is None:
-                return Depth(-1, 0, completed=False, nodes=nodes)
-            best = int(np.argmax(scores))
-            return self._done(pos, int(pos.pool[best]), int(scores[best]), nodes, True, scores)
-        best, score = self._most_played(pos)
-        return self._done(pos, best, score, nodes, False, self._ucb_scores(pos))
+        return self._unsettled(pos, 3, nodes, stop, all_scores)
 
     def _hardest(self, pos: Position, stop: np.ndarray) -> int:
         """In a lost position, the move whose position leaves the fewest winning replies

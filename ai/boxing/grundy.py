@@ -205,12 +205,9 @@ def known_value(region: np.ndarray, cells: int, keys: np.ndarray, vals: np.ndarr
     return probe(keys, vals, key), key
 
 
-@njit(nogil=True, cache=True)
-def option_value(rows: np.ndarray, code: int, keys: np.ndarray, vals: np.ndarray,
-                 left: np.ndarray, comp: np.ndarray, cols: np.ndarray,
-                 missing: np.ndarray) -> int:
-    """The XOR of the regions the box `code` leaves of `rows`; UNKNOWN if one is not in the
-    table (that region is copied into `missing`)."""
+@njit(nogil=True, cache=True, inline="always")
+def without_box(rows: np.ndarray, code: int, left: np.ndarray) -> None:
+    """`rows` without the box `code`, into `left`."""
     for r in range(HEIGHT):
         left[r] = rows[r]
     k = code >> 16
@@ -218,6 +215,15 @@ def option_value(rows: np.ndarray, code: int, keys: np.ndarray, vals: np.ndarray
     mask = SIDE[k] << np.uint64(code & 255)
     for r in range(row, row + k):
         left[r] &= ~mask
+
+
+@njit(nogil=True, cache=True)
+def option_value(rows: np.ndarray, code: int, keys: np.ndarray, vals: np.ndarray,
+                 left: np.ndarray, comp: np.ndarray, cols: np.ndarray,
+                 missing: np.ndarray) -> int:
+    """The XOR of the regions the box `code` leaves of `rows`; UNKNOWN if one is not in the
+    table (that region is copied into `missing`)."""
+    without_box(rows, code, left)
     x = 0
     while True:
         cells = flood(left, comp)
@@ -406,14 +412,7 @@ def reply_wins(rows: np.ndarray, cap: int, keys: np.ndarray, vals: np.ndarray,
     piece = np.empty(HEIGHT, np.uint64)
     cut_short = False
     for j in range(m):
-        code = boxes[j]
-        k = code >> 16
-        row = code >> 8 & 255
-        mask = SIDE[k] << np.uint64(code & 255)
-        for r in range(HEIGHT):
-            left[r] = region[r]
-        for r in range(row, row + k):
-            left[r] &= ~mask
+        without_box(region, boxes[j], left)
         for r in range(HEIGHT):  # every piece within the cap?
             rest[r] = left[r]
         fits = True
