@@ -4,7 +4,8 @@ A play-out move is a box of a random size (the largest that fits half the time, 
 1 to the largest, uniformly) at a random place among the boxes of that size; it is drawn
 again (a few times) when it would leave the next player the rest in one box. Whoever
 can fill the rest in one box does. So play-outs move about like a greedy player and last
-tens of moves, not hundreds.
+tens of moves, not hundreds. With two players a play-out can end early on the Grundy
+table: once every region it leaves has a value there, the XOR names the winner.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ai.bits import below, mix_seed, next_random, popcount, ucb_pick
+from ai.boxing.grundy import UNKNOWN, flood, known_value
 from ai.boxing.kernels import HEIGHT, MAX_BOX, SIDE, ZERO, next_level, vacant
 from ai.jit import entry, njit, trailing_zeros
 
@@ -89,15 +91,42 @@ def pick(lev: np.ndarray, k: int, s: np.uint64) -> tuple[int, int, np.uint64]:
 
 
 @njit(nogil=True, cache=True)
+def settled(rows: np.ndarray, keys: np.ndarray, vals: np.ndarray, scratch: np.ndarray,
+            cols: np.ndarray) -> int:
+    """The XOR of the regions of `rows` (two players) when the table holds every one's
+    value (or it is a line), else UNKNOWN. `scratch` is 2 x HEIGHT words."""
+    for r in range(HEIGHT):
+        scratch[0, r] = rows[r]
+    x = 0
+    while True:
+        cells = flood(scratch[0], scratch[1])
+        if cells == 0:
+            return x
+        value, _ = known_value(scratch[1], cells, keys, vals, cols)
+        if value == UNKNOWN:
+            return UNKNOWN
+        x ^= value
+        for r in range(HEIGHT):
+            scratch[0, r] &= ~scratch[1, r]
+
+
+@njit(nogil=True, cache=True)
 def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
-            work: np.ndarray) -> tuple[int, np.uint64]:
+            work: np.ndarray, keys: np.ndarray, vals: np.ndarray, exact_left: int,
+            scratch: np.ndarray, cols: np.ndarray) -> tuple[int, np.uint64]:
     """Play `rows` (not full) to the end: the winner, counted in moves from the player to
-    move (0: that player), and the random state after."""
+    move (0: that player), and the random state after. With `exact_left` > 0 (two players)
+    a play-out down to that many vacant cells ends as soon as the table values its
+    position: the mover wins a non-zero XOR."""
     for r in range(HEIGHT):
         work[r] = rows[r]
     left = vacant(work)
     turn = 0
     while True:
+        if left <= exact_left:
+            x = settled(work, keys, vals, scratch, cols)
+            if x != UNKNOWN:
+                return turn if x != 0 else 1 - turn, s
         kmax = all_levels(work, lev)
         if kmax * kmax == left:
             return turn, s  # the rest is one box: the mover fills it
@@ -122,12 +151,15 @@ def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
 @njit(nogil=True, cache=True)
 def ucb_playouts(kids: np.ndarray, n: int, players: int, visits: np.ndarray,
                  wins: np.ndarray, count: int, seed: np.uint64, explore: float,
+                 keys: np.ndarray, vals: np.ndarray, exact_left: int,
                  stop: np.ndarray) -> int:
     """`count` play-outs shared among the root's `n` children (positions after our move,
     none full) by UCB1, adding to `visits` and `wins` (our wins); how many ran before
     `stop` was set."""
     lev = np.zeros((MAX_BOX + 1, HEIGHT), np.uint64)
     work = np.zeros(HEIGHT, np.uint64)
+    scratch = np.zeros((2, HEIGHT), np.uint64)
+    cols = np.zeros(32, np.uint64)
     s = mix_seed(seed, 0)
     total = 0
     for i in range(n):
@@ -137,7 +169,8 @@ def ucb_playouts(kids: np.ndarray, n: int, players: int, visits: np.ndarray,
         if done & 15 == 0 and stop[0]:
             break
         best = ucb_pick(visits, wins, n, total, explore)
-        w, s = playout(kids[best], players, s, lev, work)
+        w, s = playout(kids[best], players, s, lev, work, keys, vals, exact_left,
+                       scratch, cols)
         visits[best] += 1
         if (w + 1) % players == 0:  # the child's mover is the next player
             wins[best] += 1
@@ -149,18 +182,22 @@ def ucb_playouts(kids: np.ndarray, n: int, players: int, visits: np.ndarray,
 @entry
 @njit(nogil=True, cache=True)
 def fixed_playouts(kids: np.ndarray, n: int, players: int, each: int, seed: np.uint64,
-                   wins: np.ndarray, stop: np.ndarray) -> bool:
+                   wins: np.ndarray, keys: np.ndarray, vals: np.ndarray, exact_left: int,
+                   stop: np.ndarray) -> bool:
     """`each` play-outs of every child, child i's from its own stream of `seed` (so a
     child's score does not depend on the others); False if `stop` cut it short."""
     lev = np.zeros((MAX_BOX + 1, HEIGHT), np.uint64)
     work = np.zeros(HEIGHT, np.uint64)
+    scratch = np.zeros((2, HEIGHT), np.uint64)
+    cols = np.zeros(32, np.uint64)
     for i in range(n):
         if stop[0]:
             return False
         s = mix_seed(seed, i)
         won = 0
         for _ in range(each):
-            w, s = playout(kids[i], players, s, lev, work)
+            w, s = playout(kids[i], players, s, lev, work, keys, vals, exact_left, scratch,
+                           cols)
             if (w + 1) % players == 0:
                 won += 1
         wins[i] = won

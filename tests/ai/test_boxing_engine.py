@@ -497,6 +497,30 @@ def test_reply_wins_against_plain_search(tables: tuple[np.ndarray, ...]) -> None
     assert {(1, False), (0, False), (0, True)} <= seen, seen
 
 
+def test_playouts_end_on_the_tables_values(tables: tuple[np.ndarray, ...]) -> None:
+    """A two-player play-out from a position the table values is decided at once: the mover
+    wins a non-zero XOR, whatever the random state; without `exact_left` it is played out."""
+    lev = np.zeros((MAX_BOX + 1, HEIGHT), np.uint64)
+    work = np.zeros(HEIGHT, np.uint64)
+    scratch = np.zeros((2, HEIGHT), np.uint64)
+    cols = np.zeros(32, np.uint64)
+    keys, vals = tables[0], tables[1]
+    outcomes = set()
+    for game in endgames():
+        want = 0 if position_xor(game.rows, tables) else 1  # fills the table
+        rows = K.row_masks(game.rows)
+        for seed in range(1, 6):
+            got, _ = P.playout(rows, 2, np.uint64(seed), lev, work, keys, vals, CELLS, scratch,
+                               cols)
+            assert got == want, game.to_native()
+        outcomes.add(want)
+        played = {P.playout(rows, 2, np.uint64(seed), lev, work, keys, vals, 0, scratch,
+                            cols)[0] for seed in range(1, 40)}
+        if game.vacant > 20 and len(played) == 2:
+            outcomes.add(2)  # random play-outs disagree where the table does not
+    assert outcomes == {0, 1, 2}, outcomes
+
+
 def winning_moves(game: Boxing) -> list[Move]:
     """The moves to a position of XOR 0 (by plain search)."""
     cells = cells_in(game.rows)
