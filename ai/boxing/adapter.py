@@ -141,8 +141,11 @@ class BoxingAdapter(Adapter):
         # play-outs only (no solve), any move within 30 points of win share of the best: a
         # beginner (62.5% against random moves); at noise 150 medium won only 70% against it
         "easy": Budget(seconds=0.05, max_depth=1, noise=300),
-        "medium": Budget(seconds=0.1, max_depth=4),
-        "hard": Budget(seconds=0.25),
+        # Each level adds a depth (more time alone buys little: max at 1 s against the
+        # same search at 0.25 s won 58%): medium solves (depth 2), hard also looks at the
+        # other's replies (depth 3), max also ends its play-outs on the Grundy table.
+        "medium": Budget(seconds=0.1, max_depth=2),
+        "hard": Budget(seconds=0.25, max_depth=3),
         "max": Budget(seconds=1.0),
     }
     bench_budget = Budget(seconds=3600.0, max_depth=6)
