@@ -380,8 +380,16 @@ class BoxingAdapter(Adapter):
         three = Boxing.new({"arena": "sample", "players": 3})
         # a lost endgame (two mirrored single cells): the search picks the hardest move
         lost = Boxing(start="-" + "o" * (CELLS - 2) + "-")
+        # a 30-cell line (over every cap, though a line's value is known) and a 2x2 square
+        # (value 2): no move wins at depth 2, so depth 3 looks at the replies and depth 4's
+        # play-outs end on the table
+        cells = ["o"] * CELLS
+        for i in (*range(30), 2 * WIDTH, 2 * WIDTH + 1, 3 * WIDTH, 3 * WIDTH + 1):
+            cells[i] = "-"
+        replies = Boxing(start="".join(cells))
         return [(game, Budget(seconds=60.0, max_depth=1)),
                 (lost, Budget(seconds=60.0, max_depth=2)),
+                (replies, Budget(seconds=60.0, max_depth=4)),
                 (game, Budget(seconds=60.0, max_depth=1, noise=50)),
                 (small, Budget(seconds=60.0, max_depth=3)),
                 (three, Budget(seconds=60.0, max_depth=1))]
