@@ -64,6 +64,12 @@ def exact_left(pos: Position, depth: int) -> int:
     return EXACT_PLAYOUT_LEFT if pos.players == 2 and depth >= 4 else 0
 
 
+def solve_limits(budget: Budget) -> tuple[int, int]:
+    """The largest region a budget solves and the new regions its solves may take."""
+    return cap_for(budget.seconds), max(1000, int(NODES_PER_SECOND * SOLVE_SHARE
+                                                  * budget.seconds))
+
+
 def cap_for(seconds: float) -> int:
     for limit, cells in CAPS:
         if seconds >= limit:
@@ -265,8 +271,7 @@ class BoxingAdapter(Adapter):
         cap; a proven win or loss when they settle it."""
         keys, vals, frames, codes, nn, ii, seen, fkeys, stats = self.tables
         stats[:] = 0
-        cap = cap_for(pos.budget.seconds)
-        limit = max(1000, int(NODES_PER_SECOND * SOLVE_SHARE * pos.budget.seconds))
+        cap, limit = solve_limits(pos.budget)
         values = np.full(len(pos.codes), G.UNKNOWN, np.int64)
         for i in range(len(pos.codes)):
             values[i] = G.position_xor(pos.kids[i], cap, keys, vals, frames, codes, nn, ii,
@@ -307,8 +312,7 @@ class BoxingAdapter(Adapter):
         assert pos.values is not None and pos.losing is not None
         keys, vals, frames, codes, nn, ii, seen, fkeys, stats = self.tables
         stats[:] = 0
-        cap = cap_for(pos.budget.seconds)
-        limit = max(1000, int(NODES_PER_SECOND * SOLVE_SHARE * pos.budget.seconds))
+        cap, limit = solve_limits(pos.budget)
         deadline = time.perf_counter() + DEEPEN_SHARE * pos.budget.seconds
         for j, i in enumerate(pos.pool):
             if stop[0] or time.perf_counter() > deadline:

@@ -224,6 +224,14 @@ def option_value(rows: np.ndarray, code: int, keys: np.ndarray, vals: np.ndarray
     """The XOR of the regions the box `code` leaves of `rows`; UNKNOWN if one is not in the
     table (that region is copied into `missing`)."""
     without_box(rows, code, left)
+    return table_xor(left, keys, vals, comp, cols, missing)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def table_xor(left: np.ndarray, keys: np.ndarray, vals: np.ndarray, comp: np.ndarray,
+              cols: np.ndarray, missing: np.ndarray) -> int:
+    """The XOR of the regions of `left` (emptied on the way) when the table holds every
+    one's value (or it is a line); else UNKNOWN, that region copied into `missing`."""
     x = 0
     while True:
         cells = flood(left, comp)
@@ -311,7 +319,7 @@ def split(rows: np.ndarray, out: np.ndarray) -> int:
 
 
 __all__ = ["MAX_BOX", "MAX_CELLS", "UNKNOWN", "cells_of", "flood", "new_tables",
-           "next_level", "option_value", "region_value", "shape_key", "split"]
+           "next_level", "option_value", "region_value", "shape_key", "split", "table_xor"]
 
 
 @entry
@@ -404,47 +412,17 @@ def reply_wins(rows: np.ndarray, cap: int, keys: np.ndarray, vals: np.ndarray,
             if value == UNKNOWN:
                 return UNKNOWN
             x ^= value
-    region = regions[big].copy()
+    region = regions[big].copy()  # `regions` is scratch again below
     boxes = np.empty(MAX_MOVES, np.int64)
     m = box_codes(region, boxes)
     left = np.empty(HEIGHT, np.uint64)
-    rest = np.empty(HEIGHT, np.uint64)
-    piece = np.empty(HEIGHT, np.uint64)
-    cut_short = False
     for j in range(m):
         without_box(region, boxes[j], left)
-        for r in range(HEIGHT):  # every piece within the cap?
-            rest[r] = left[r]
-        fits = True
-        while True:
-            cells = flood(rest, piece)
-            if cells == 0:
-                break
-            if cells > cap:
-                fits = False
-                break
-            for r in range(HEIGHT):
-                rest[r] &= ~piece[r]
-        if not fits:
-            continue
-        y = x
-        for r in range(HEIGHT):
-            rest[r] = left[r]
-        while y != UNKNOWN:
-            if flood(rest, piece) == 0:
-                break
-            value = region_value(piece, keys, vals, frames, codes, nn, ii, seen, fkeys, stats,
-                                 stop, node_limit - (stats[0] - start))
-            if value == UNKNOWN:
-                y = UNKNOWN
-            else:
-                y ^= value
-            for r in range(HEIGHT):
-                rest[r] &= ~piece[r]
-        if y == 0:
-            return 1
-        if y == UNKNOWN:
-            cut_short = True
+        y = position_xor(left, cap, keys, vals, frames, codes, nn, ii, seen, fkeys, stats,
+                         stop, node_limit - (stats[0] - start), regions)
+        if y == UNKNOWN:  # a piece over the cap, or the solve cut short
             if stop[0] or stats[0] - start >= node_limit:
                 return UNKNOWN
-    return UNKNOWN if cut_short else 0
+        elif x ^ y == 0:
+            return 1
+    return 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ai.bits import below, mix_seed, next_random, popcount, ucb_pick
-from ai.boxing.grundy import UNKNOWN, flood, known_value
+from ai.boxing.grundy import UNKNOWN, table_xor
 from ai.boxing.kernels import HEIGHT, MAX_BOX, SIDE, ZERO, next_level, vacant
 from ai.jit import entry, njit, trailing_zeros
 
@@ -97,17 +97,7 @@ def settled(rows: np.ndarray, keys: np.ndarray, vals: np.ndarray, scratch: np.nd
     value (or it is a line), else UNKNOWN. `scratch` is 2 x HEIGHT words."""
     for r in range(HEIGHT):
         scratch[0, r] = rows[r]
-    x = 0
-    while True:
-        cells = flood(scratch[0], scratch[1])
-        if cells == 0:
-            return x
-        value, _ = known_value(scratch[1], cells, keys, vals, cols)
-        if value == UNKNOWN:
-            return UNKNOWN
-        x ^= value
-        for r in range(HEIGHT):
-            scratch[0, r] &= ~scratch[1, r]
+    return table_xor(scratch[0], keys, vals, scratch[1], cols, scratch[1])
 
 
 @njit(nogil=True, cache=True)
