@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 # not pay for them); a one-move contest process turns it off: its one short search
 # touches few of them, and its start-up is on the clock.
 TOUCH_TABLES = [True]
+# A depth whose search has used this share of the budget is the last one started:
+# the next costs several times as much and would not finish.
+NEXT_DEPTH_SHARE = 0.4
 
 
 def touch(table: np.ndarray) -> None:
@@ -86,6 +89,11 @@ class Adapter(ABC):
     @abstractmethod
     def next_depth(self, pos: Any, depth: int, budget: Budget) -> int | None:
         """The depth to search after `depth` (0 at the start), or None to stop deepening."""
+
+    def last_start(self, pos: Any, depth: int) -> float:
+        """The share of the budget after which no depth after `depth` starts (an adapter
+        whose next depth keeps to a deadline of its own may start it later)."""
+        return NEXT_DEPTH_SHARE
 
     @abstractmethod
     def search_depth(self, pos: Any, depth: int, stop: np.ndarray, all_scores: bool) -> Depth:

@@ -28,9 +28,6 @@ __all__ = [
     "get_engine", "new_engine",
 ]
 
-# A depth whose search has used this share of the budget is the last one started:
-# the next costs several times as much and would not finish.
-NEXT_DEPTH_SHARE = 0.4
 # The deadline fires this much early: a loaded machine wakes the timer thread late.
 DEADLINE_MARGIN = 0.01
 # The least time a search is given: enough for its first depth on a busy machine.
@@ -236,7 +233,8 @@ class Engine:
             result = self._result(game, pos, found, depth, nodes, start)
             if on_info is not None:
                 on_info(result)
-            if found.exact or time.perf_counter() - start > NEXT_DEPTH_SHARE * budget.seconds:
+            if found.exact or (time.perf_counter() - start
+                               > adapter.last_start(pos, depth) * budget.seconds):
                 break
         noisy: dict[int, float] | None = None
         if budget.noise > 0 and last is not None and not flag.is_set:
@@ -340,7 +338,8 @@ class Engine:
             proven = frozenset(adapter.to_move(pos, m) for m in codes
                                if adapter.proven(pos, depth, found.scores[m]))
             rated = MoveScores(depth, scores, proven)
-            if found.exact or time.perf_counter() - start > NEXT_DEPTH_SHARE * budget.seconds:
+            if found.exact or (time.perf_counter() - start
+                               > adapter.last_start(pos, depth) * budget.seconds):
                 break
         return rated
 
