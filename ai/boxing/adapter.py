@@ -257,6 +257,11 @@ class BoxingAdapter(Adapter):
         """The play-outs' preference per candidate: the most played, then the best share."""
         return pos.visits * 1e6 + pos.wins / np.maximum(pos.visits, 1)
 
+    def _preferred(self, pos: Position) -> np.ndarray:
+        """The candidates' indices in the play-outs' order of preference (the move about to
+        be played first): depths 2 and 3 prove or refute them in that order."""
+        return np.argsort(-self._rank(pos), kind="stable")
+
     def _most_played(self, pos: Position) -> tuple[int, int]:
         """The candidate with the most play-outs (a proven loss only when all are), its
         index in codes and score."""
@@ -289,7 +294,7 @@ class BoxingAdapter(Adapter):
         stats[:] = 0
         cap, limit = solve_limits(pos.budget)
         values = np.full(len(pos.codes), G.UNKNOWN, np.int64)
-        first = pos.pool[np.argsort(-self._rank(pos), kind="stable")]
+        first = pos.pool[self._preferred(pos)]
         order = np.concatenate([first, np.setdiff1d(np.arange(len(pos.codes)), first)])
         deadline = time.perf_counter() + SOLVE_SHARE * pos.budget.seconds
         for i in order:
@@ -342,7 +347,7 @@ class BoxingAdapter(Adapter):
         stats[:] = 0
         cap, limit = solve_limits(pos.budget)
         deadline = time.perf_counter() + DEEPEN_SHARE * pos.budget.seconds
-        for j in np.argsort(-self._rank(pos), kind="stable"):
+        for j in self._preferred(pos):
             if stop[0] or time.perf_counter() > deadline:
                 break
             i = pos.pool[j]
