@@ -42,10 +42,11 @@ import numpy as np
 from ai.adapter import Adapter, Depth, touch
 from ai.boxing import grundy as G
 from ai.boxing import kernels as K
+from ai.boxing import multi as M
 from ai.boxing import playouts as P
 from ai.engine import Budget
 from rules import Game
-from rules.boxing import CELLS, HEIGHT, WIDTH, Boxing
+from rules.boxing import CELLS, HEIGHT, MARKS, WIDTH, Boxing
 
 TT_BITS = 22  # 4 Mi shapes: 32 MiB of keys, 8 MiB of values
 PROVEN = 1000  # a proven win; play-out scores are 1000 * p - 500
@@ -60,6 +61,10 @@ DEEPEN_SHARE = 0.3  # of the budget for depth 3's look at the other's replies
 # Regions solved exactly up to this many cells, by budget seconds: a compact 25-cell
 # region takes about 250,000 new regions, a 16-cell one about 1,000.
 CAPS = ((1.0, 26), (0.25, 24), (0.1, 22), (0.0, 18))
+# Vacant cells from which more than two players' endgame is tabled (`multi`), by budget
+# seconds: 20 cells take about 0.09 s (a million subsets), each cell fewer halves it.
+MULTI_CAPS = ((1.0, 20), (0.25, 18), (0.1, 16), (0.0, 14))
+MULTI_FLOATS = 1 << 22  # the table's size at most (16 MiB): 2^cells rows of `players`
 CENTRE = ((HEIGHT // 2 - 1, WIDTH // 2 - 1), (HEIGHT // 2 - 1, WIDTH // 2),
           (HEIGHT // 2, WIDTH // 2 - 1), (HEIGHT // 2, WIDTH // 2))
 
@@ -81,6 +86,12 @@ def cap_for(seconds: float) -> int:
         if seconds >= limit:
             return cells
     return CAPS[-1][1]
+
+
+def multi_cap(seconds: float, players: int) -> int:
+    """The most vacant cells whose endgame a budget tables for `players` (> 2)."""
+    cells = next((c for limit, c in MULTI_CAPS if seconds >= limit), MULTI_CAPS[-1][1])
+    return min(cells, M.MAX_CELLS, (MULTI_FLOATS // players).bit_length() - 1)
 
 
 def mirror(rows: list[int]) -> list[int]:
@@ -137,6 +148,7 @@ class Position:
     losing: np.ndarray | None = None  # per pool entry: a proven loss
     values: np.ndarray | None = None  # per code: depth 2's value of the position after it
     deepened: bool = False  # depth 3 has looked for the other's winning replies
+    tabled: bool = False  # more than two players: the endgame table chose (nothing deeper)
     best: int = -1  # index (in codes) of the last depth's choice
     seed: int = 0
 
@@ -171,6 +183,9 @@ class BoxingAdapter(Adapter):
         self.regions = np.zeros((512, HEIGHT), np.uint64)
         self.codes = np.zeros(K.MAX_MOVES, np.int64)
         self.rng = random.Random(1)
+        self.multi: np.ndarray | None = None  # `multi`'s table, made on first use
+        self.boxes = np.zeros(M.MAX_CELLS * M.MAX_CELLS, np.int64)
+        self.index = np.zeros((HEIGHT, WIDTH), np.int64)
 
     # ----- search -------------------------------------------------------------
     def load(self, game: Game) -> Position:
@@ -217,7 +232,7 @@ class BoxingAdapter(Adapter):
 
     def next_depth(self, pos: Position, depth: int, budget: Budget) -> int | None:
         pos.budget = budget
-        if depth >= 1 and (pos.win >= 0 or pos.lost or pos.n == 1):
+        if depth >= 1 and (pos.win >= 0 or pos.lost or pos.n == 1 or pos.tabled):
             return None
         return depth + 1 if depth < min(budget.max_depth, 30) else None
 
@@ -229,6 +244,9 @@ class BoxingAdapter(Adapter):
             return self._solve(pos, stop, all_scores)
         if depth == 3 and pos.players == 2 and pos.losing is not None and not pos.deepened:
             return self._deepen(pos, stop, all_scores)
+        if (depth == 2 and pos.players > 2
+                and pos.game.vacant <= multi_cap(pos.budget.seconds, pos.players)):
+            return self._table(pos, all_scores)
         if pos.n == 1:
             return self._done(pos, int(pos.pool[0]), 0, 1, all_scores)
         if all_scores:
@@ -315,6 +333,23 @@ class BoxingAdapter(Adapter):
             pos.lost = True
             return self._done(pos, self._hardest(pos, stop), -PROVEN, nodes, all_scores)
         return self._unsettled(pos, 2, nodes, stop, all_scores)
+
+    def _table(self, pos: Position, all_scores: bool) -> Depth:
+        """Depth 2 (more than two players, few vacant cells): every candidate's chance
+        from the endgame table (`multi`: each player takes its best move, ties shared);
+        the best chance, the largest box among equals. Nothing deeper is searched."""
+        players = pos.players
+        if self.multi is None or self.multi.shape[1] != players:
+            self.multi = M.new_table(players, multi_cap(float("inf"), players))
+        n = M.chances(K.row_masks(pos.game.rows), players, self.multi, self.boxes, self.index)
+        odds = np.zeros(pos.n, np.float64)
+        M.move_chances(pos.kids[pos.pool], pos.n, players, self.multi, self.index, odds)
+        pos.tabled = True
+        scores = np.round(1000 * odds) - 500
+        # the first of equals: the pool is largest first
+        best = int(np.flatnonzero(odds >= odds.max() - M.TIE)[0])
+        return self._done(pos, int(pos.pool[best]), int(scores[best]), 1 << n, all_scores,
+                          scores)
 
     def _unsettled(self, pos: Position, depth: int, nodes: int, stop: np.ndarray,
                    all_scores: bool) -> Depth:
@@ -427,12 +462,18 @@ class BoxingAdapter(Adapter):
         for i in (*range(30), 2 * WIDTH, 2 * WIDTH + 1, 3 * WIDTH, 3 * WIDTH + 1):
             cells[i] = "-"
         replies = Boxing(start="".join(cells))
+        # three players and a 3x3 square with a lone cell: the endgame table (depth 2)
+        cells = ["o"] * CELLS
+        for i in (*(r * WIDTH + c for r in range(3) for c in range(3)), 10):
+            cells[i] = "-"
+        three_end = Boxing(start="".join(cells), seat_marks=MARKS[:3])
         return [(game, Budget(seconds=60.0, max_depth=1)),
                 (lost, Budget(seconds=60.0, max_depth=2)),
                 (replies, Budget(seconds=60.0, max_depth=4)),
                 (game, Budget(seconds=60.0, max_depth=1, noise=50)),
                 (small, Budget(seconds=60.0, max_depth=3)),
-                (three, Budget(seconds=60.0, max_depth=1))]
+                (three, Budget(seconds=60.0, max_depth=1)),
+                (three_end, Budget(seconds=60.0, max_depth=2))]
 
     def bench_positions(self) -> list[Game]:
         """The seed's partial game, its sample arena, and two seeded random arenas after

@@ -6,6 +6,13 @@ again (a few times) when it would leave the next player the rest in one box. Who
 can fill the rest in one box does. So play-outs move about like a greedy player and last
 tens of moves, not hundreds. With two players a play-out can end early on the Grundy
 table: once every region it leaves has a value there, the XOR names the winner.
+
+With P players a box of side k takes one move for k^2 cells, so the moves left are the
+vacant cells less the sum of (k^2 - 1) over the boxes still to come. Where no box left
+has k^2 - 1 divisible by P (`settles`) that sum is 0 modulo P, so whoever moves, the
+player (vacant - 1) turns after the mover makes the last move: with three players that
+is as soon as no 3 x 3 box fits (2 x 2, 4 x 4 and 5 x 5 boxes change nothing modulo 3),
+and a play-out ends there.
 """
 
 from __future__ import annotations
@@ -100,6 +107,16 @@ def settled(rows: np.ndarray, keys: np.ndarray, vals: np.ndarray, scratch: np.nd
     return table_xor(scratch[0], keys, vals, scratch[1], cols, scratch[1])
 
 
+@njit(nogil=True, cache=True, inline="always")
+def settles(players: int, kmax: int) -> bool:
+    """Whether no box of side 2..kmax changes who makes the last move with `players`
+    players (k^2 = 1 modulo players for every such k)."""
+    for k in range(2, kmax + 1):
+        if (k * k) % players != 1:
+            return False
+    return True
+
+
 @njit(nogil=True, cache=True)
 def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
             work: np.ndarray, keys: np.ndarray, vals: np.ndarray, exact_left: int,
@@ -120,6 +137,8 @@ def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
         kmax = all_levels(work, lev)
         if kmax * kmax == left:
             return turn, s  # the rest is one box: the mover fills it
+        if settles(players, kmax):
+            return (turn + left - 1) % players, s
         for attempt in range(RETRIES):
             s = next_random(s)
             k = kmax if s & np.uint64(1) else 1 + below(s, kmax)
