@@ -28,7 +28,14 @@ starts even after the engine's usual last start: the moves where the solve is sl
 those where the game is being decided (hard with these against hard without: 51 of 80).
 
 Every player count avoids handing the next player the rest in one box when it can.
-With more than two players the play-outs alone choose: each counts the games it wins.
+With more than two players the play-outs choose, each counting the games it wins, and
+what can be settled is: with P players a box of side k is one move for k^2 cells, so
+once no box with k^2 - 1 not a multiple of P fits (with three: no 3x3 box) the vacant
+cells name who moves last (`playouts.settles`). A box that leaves that and a multiple of
+P cells is a proven win (depth 1); depth 2 calls a move lost when it settles the winner
+on another or lets the next player settle it on itself, and from `multi_cap` vacant
+cells it chooses by the endgame table instead (`multi`: every player takes its best
+move, ties shared). Play-out movers settle the winner on themselves where they can.
 """
 
 from __future__ import annotations
@@ -211,6 +218,8 @@ class BoxingAdapter(Adapter):
             pos.win = int(full[0])
         elif game.players == 2 and (box := symmetry_win(list(game.rows))) is not None:
             pos.win = int(np.flatnonzero(codes == K.encode(*box))[0])
+        elif game.players > 2 and (code := P.settle_move(rows, game.players)) >= 0:
+            pos.win = int(np.flatnonzero(codes == code)[0])
         return pos
 
     def root_moves(self, pos: Position) -> list[int]:
@@ -244,9 +253,10 @@ class BoxingAdapter(Adapter):
             return self._solve(pos, stop, all_scores)
         if depth == 3 and pos.players == 2 and pos.losing is not None and not pos.deepened:
             return self._deepen(pos, stop, all_scores)
-        if (depth == 2 and pos.players > 2
-                and pos.game.vacant <= multi_cap(pos.budget.seconds, pos.players)):
-            return self._table(pos, all_scores)
+        if depth == 2 and pos.players > 2:
+            if pos.game.vacant <= multi_cap(pos.budget.seconds, pos.players):
+                return self._table(pos, all_scores)
+            return self._settle_replies(pos, stop, all_scores)
         if pos.n == 1:
             return self._done(pos, int(pos.pool[0]), 0, 1, all_scores)
         if all_scores:
@@ -350,6 +360,18 @@ class BoxingAdapter(Adapter):
         best = int(np.flatnonzero(odds >= odds.max() - M.TIE)[0])
         return self._done(pos, int(pos.pool[best]), int(scores[best]), 1 << n, all_scores,
                           scores)
+
+    def _settle_replies(self, pos: Position, stop: np.ndarray, all_scores: bool) -> Depth:
+        """Depth 2 (more than two players): a move is a loss when it settles the winner
+        on another player, or lets the next player settle it on itself
+        (`playouts.settle_win`: it will, as it would fill the rest in one box); the
+        play-outs choose among the others."""
+        replies = np.zeros(pos.n, np.int64)
+        P.settle_wins(pos.kids[pos.pool], pos.left[pos.pool], pos.n, pos.players, replies)
+        pos.losing = replies > 0
+        if pos.losing.all():
+            pos.lost = True
+        return self._unsettled(pos, 2, pos.n, stop, all_scores)
 
     def _unsettled(self, pos: Position, depth: int, nodes: int, stop: np.ndarray,
                    all_scores: bool) -> Depth:
@@ -462,9 +484,9 @@ class BoxingAdapter(Adapter):
         for i in (*range(30), 2 * WIDTH, 2 * WIDTH + 1, 3 * WIDTH, 3 * WIDTH + 1):
             cells[i] = "-"
         replies = Boxing(start="".join(cells))
-        # three players and a 3x3 square with a lone cell: the endgame table (depth 2)
+        # three players, two 3x3 squares apart: the endgame table (depth 2)
         cells = ["o"] * CELLS
-        for i in (*(r * WIDTH + c for r in range(3) for c in range(3)), 10):
+        for i in (r * WIDTH + c + left for r in range(3) for c in range(3) for left in (0, 5)):
             cells[i] = "-"
         three_end = Boxing(start="".join(cells), seat_marks=MARKS[:3])
         return [(game, Budget(seconds=60.0, max_depth=1)),
@@ -472,7 +494,7 @@ class BoxingAdapter(Adapter):
                 (replies, Budget(seconds=60.0, max_depth=4)),
                 (game, Budget(seconds=60.0, max_depth=1, noise=50)),
                 (small, Budget(seconds=60.0, max_depth=3)),
-                (three, Budget(seconds=60.0, max_depth=1)),
+                (three, Budget(seconds=60.0, max_depth=2)),
                 (three_end, Budget(seconds=60.0, max_depth=2))]
 
     def bench_positions(self) -> list[Game]:

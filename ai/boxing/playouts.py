@@ -13,6 +13,12 @@ has k^2 - 1 divisible by P (`settles`) that sum is 0 modulo P, so whoever moves,
 player (vacant - 1) turns after the mover makes the last move: with three players that
 is as soon as no 3 x 3 box fits (2 x 2, 4 x 4 and 5 x 5 boxes change nothing modulo 3),
 and a play-out ends there.
+
+So before that the game is about the boxes of the smallest side t that changes the count
+(`turning`: 3 with three players, else 2): a box that overlaps every t x t box still
+vacant settles the winner, and the mover who can settle it on itself (`settle_win`: the
+cells left after it a multiple of the players) has won. With more than two players a
+play-out mover who can does, as one who can fill the rest in one box does.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy as np
 from ai.bits import below, mix_seed, next_random, popcount, ucb_pick
 from ai.boxing.grundy import UNKNOWN, table_xor
 from ai.boxing.kernels import HEIGHT, MAX_BOX, SIDE, ZERO, next_level, vacant
-from ai.jit import entry, njit, trailing_zeros
+from ai.jit import entry, leading_zeros, njit, trailing_zeros
 
 RETRIES = 4  # draws per move before a box that hands over a finish is accepted
 
@@ -117,6 +123,81 @@ def settles(players: int, kmax: int) -> bool:
     return True
 
 
+@njit(nogil=True, cache=True, inline="always")
+def turning(players: int) -> int:
+    """The smallest side k > 1 whose box changes who makes the last move (k^2 is not 1
+    modulo players)."""
+    k = 2
+    while (k * k) % players == 1:
+        k += 1
+    return k
+
+
+@njit(nogil=True, cache=True)
+def settle_win(lev: np.ndarray, kmax: int, left: int, players: int) -> int:
+    """A box (move code) after which no box can change who moves last and the mover
+    makes the last move (`left` vacant cells, the levels `lev` up to kmax), or -1. Such a
+    box overlaps every box of side t = `turning` (their rows and columns span at most
+    t - 1 past it) and leaves a multiple of `players` cells."""
+    t = turning(players)
+    if kmax < t:
+        return -1
+    top, bottom, first, last = HEIGHT, -1, 64, -1
+    for r in range(HEIGHT - t + 1):
+        b = lev[t, r]
+        if b == ZERO:
+            continue
+        if top == HEIGHT:
+            top = r
+        bottom = r
+        lo = np.int64(trailing_zeros(b))
+        hi = 63 - np.int64(leading_zeros(b))
+        if lo < first:
+            first = lo
+        if hi > last:
+            last = hi
+    for k in range(1, kmax + 1):
+        if (left - k * k) % players != 0:
+            continue
+        r0 = max(bottom - k + 1, 0)
+        r1 = min(top + t - 1, HEIGHT - k)
+        c0 = max(last - k + 1, 0)
+        c1 = min(first + t - 1, 32 - k)
+        if r0 > r1 or c0 > c1:
+            continue
+        window = (SIDE[c1 - c0 + 1]) << np.uint64(c0)
+        for r in range(r0, r1 + 1):
+            hit = lev[k, r] & window
+            if hit != ZERO:
+                return k << 16 | r << 8 | np.int64(trailing_zeros(hit))
+    return -1
+
+
+@entry
+@njit(nogil=True, cache=True)
+def settle_wins(kids: np.ndarray, left: np.ndarray, n: int, players: int,
+                out: np.ndarray) -> None:
+    """out[i]: 1 if the player who moved to kids[i] (left[i] vacant cells) has lost
+    there: the winner is settled and another, or the player to move can settle it on
+    itself (`settle_win`); else 0."""
+    lev = np.zeros((MAX_BOX + 1, HEIGHT), np.uint64)
+    for i in range(n):
+        kmax = all_levels(kids[i], lev)
+        if settles(players, kmax):
+            out[i] = 1 if left[i] % players != 0 else 0
+        else:
+            out[i] = 1 if settle_win(lev, kmax, left[i], players) >= 0 else 0
+
+
+@entry
+@njit(nogil=True, cache=True)
+def settle_move(rows: np.ndarray, players: int) -> int:
+    """`settle_win` for the player to move in `rows`: a move code or -1."""
+    lev = np.zeros((MAX_BOX + 1, HEIGHT), np.uint64)
+    kmax = all_levels(rows, lev)
+    return settle_win(lev, kmax, vacant(rows), players)
+
+
 @njit(nogil=True, cache=True)
 def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
             work: np.ndarray, keys: np.ndarray, vals: np.ndarray, exact_left: int,
@@ -139,6 +220,8 @@ def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
             return turn, s  # the rest is one box: the mover fills it
         if settles(players, kmax):
             return (turn + left - 1) % players, s
+        if players > 2 and settle_win(lev, kmax, left, players) >= 0:
+            return turn, s  # the mover settles the winner on itself
         for attempt in range(RETRIES):
             s = next_random(s)
             k = kmax if s & np.uint64(1) else 1 + below(s, kmax)

@@ -115,13 +115,85 @@ def test_settles_is_exact_for_three_players(engine: Engine) -> None:
 
 
 def test_three_players_endgame_plays_the_best_chance(engine: Engine) -> None:
-    # a 3x3 square and a lone cell, three players: boxes of every size, and the counts
-    # of moves they leave decide who moves last
+    # a 3x3 square and two lone cells, three players: with 11 cells no box settles the
+    # winner on the mover (depth 1 has no win), so the table chooses
     square = [r * WIDTH + c for r in range(3) for c in range(3)]
-    game = arena([*square, 10], 3)
+    game = arena([*square, 10, 5 * WIDTH + 10], 3)
+    assert P.settle_move(K.row_masks(game.rows), 3) < 0
     chances = oracle(game)
     result = engine.search(game, Budget(seconds=60.0, max_depth=2))
     assert result.depth == 2
     game.play(result.move)
     after = oracle(game)
     assert after[2] == pytest.approx(chances[0])  # the move kept the mover's best chance
+
+
+def few_squares(seed: int, most: int) -> Boxing | None:
+    """A seeded three-player endgame: scattered vacant cells in a 7 x 12 window with one
+    to `most` 3x3 squares of vacant cells planted (None if the cells fell so that none
+    fits)."""
+    rng = random.Random(seed)
+    vacant = {(r, c) for r in range(7) for c in range(12) if rng.random() < 0.4}
+    for _ in range(rng.randint(1, most)):
+        top, left = rng.randrange(5), rng.randrange(10)
+        vacant |= {(top + r, left + c) for r in range(3) for c in range(3)}
+    game = arena([(4 + r) * WIDTH + 8 + c for r, c in vacant], 3)
+    return game if game.largest_box() >= 3 else None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_settle_win_matches_the_rules(seed: int) -> None:
+    game = few_squares(seed, 2)
+    if game is None:
+        pytest.skip("no position with few 3x3 boxes")
+    code = P.settle_move(K.row_masks(game.rows), 3)
+    wins = []
+    for move in game.legal_moves():  # after it no 3x3 fits and the mover moves last
+        game.play(move)
+        if game.largest_box() < 3 and game.vacant % 3 == 0:
+            wins.append(move)
+        game.undo()
+    assert (code >= 0) == bool(wins)
+    if code >= 0:
+        assert K.decode(code) in wins
+
+
+def test_three_players_take_a_settling_win(engine: Engine) -> None:
+    found = 0
+    for seed in range(30):
+        game = few_squares(seed, 2)
+        if game is None or P.settle_move(K.row_masks(game.rows), 3) < 0:
+            continue
+        result = engine.search(game, Budget(seconds=60.0, max_depth=1))
+        assert result.exact
+        mover = game.to_move
+        game.play(result.move)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+        assert game.last_mover() == mover
+        found += 1
+    assert found >= 3
+
+
+def test_three_players_avoid_handing_over_a_settling_win(engine: Engine) -> None:
+    checked = 0
+    for seed in range(30):
+        game = few_squares(seed, 5)
+        if game is None or P.settle_move(K.row_masks(game.rows), 3) >= 0:
+            continue
+        rows = K.row_masks(game.rows)
+        codes = np.zeros(K.MAX_MOVES, np.int64)
+        n = K.box_codes(rows, codes)
+        kids = np.zeros((n, HEIGHT), np.uint64)
+        left = np.zeros(n, np.int64)
+        K.children(rows, codes[:n].copy(), n, kids, left)
+        lost = np.zeros(n, np.int64)
+        P.settle_wins(kids, left, n, 3, lost)
+        if lost.all() or not lost.any():
+            continue
+        result = engine.search(game, Budget(seconds=60.0, max_depth=2))
+        i = int(np.flatnonzero(codes[:n] == K.encode(*result.move))[0])
+        assert not lost[i]
+        checked += 1
+    assert checked >= 3
