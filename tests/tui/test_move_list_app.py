@@ -27,6 +27,7 @@ from tui.screens.game import GameScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.seat_picker import SeatsDialog
 from tui.widgets.move_list import MoveList
+from tui.widgets.panels import PlayersPanel
 
 SIZE = (80, 24)
 
@@ -50,6 +51,12 @@ async def test_looking_back_and_a_new_line_by_keys(name: str) -> None:
         await pilot.press("left_square_bracket", "left_square_bracket")
         assert driver.viewing == 1 and screen.board.game.history == old[:1]
         assert screen.title_line[1] == "looking at move 1 of 3"
+        # the players panel shows that position's scores and turn, not the game's
+        viewed = s.position_at(1)
+        lines = str(screen.query_one(PlayersPanel).render()).split("\n")
+        for mark, score in enumerate(viewed.scores()):
+            assert f" {score:>3} " in lines[mark]
+            assert lines[mark].startswith("▶") == (mark == viewed.to_move)
         await pilot.press("right_square_bracket")
         assert driver.viewing == 2 and s.game.history == old  # the game itself waits
         await play_by_keys(pilot, screen.board, nearest(screen.board))  # a new line

@@ -44,6 +44,8 @@ PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person 
 class GameScreen(FileActions, OverlayView, BoardScreen):
     """Play one session."""
 
+    _viewed: Game | None = None  # the earlier position looked at (`driver.viewing`)
+
     # most important first: the footer shows them while they fit (`?` lists them all)
     BINDINGS = [
         Binding("u", "undo", "Undo"),
@@ -146,11 +148,17 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         turn = self.driver.current
         if turn is not None and not turn.spec.is_human:  # a machine is judged by the time
             # it measured when its answer comes (the jury's for a program)
-            self.query_one(PlayersPanel).show(s)
+            self._show_players()
         elif s.check_time():
             self._time_up()
         else:
-            self.query_one(PlayersPanel).show(s)
+            self._show_players()
+
+    def _show_players(self) -> None:
+        """The players panel: while an earlier move is looked at, that position's scores
+        and facts (the clocks stay the game's)."""
+        viewed = self._viewed if self.driver.viewing is not None else None
+        self.query_one(PlayersPanel).show(self.session, viewed)
 
     def _time_up(self) -> None:
         outcome = self.session.game.outcome
@@ -173,8 +181,9 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             self.board.set_game(game)  # back from an earlier position (an undo, a redo)
         if viewing is not None:
             right = f"looking at move {viewing} of {len(game.history)}"
+            self._viewed = self.driver.view_game()
         self.show_title(title, right)
-        self.query_one(PlayersPanel).show(s)
+        self._show_players()
         self._show_moves()
         if viewing is not None:
             self.board.locked = not self.driver.person_at_view()

@@ -13,6 +13,7 @@ from tui.play.session import Session
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult
+    from rules import Game
 
 SEATS = 8  # seats with a colour of their own (arena.tcss, as on the boards); then it wraps
 LOW_TIME = 10.0  # seconds: a limited clock turns red below this
@@ -47,14 +48,18 @@ class PlayersPanel(Static):
     NAME = 16  # the name and the unit together take at least this, so rows keep their width
 
     _session: Session | None = None
+    _viewed: Game | None = None
 
     def on_resize(self) -> None:
         if self._session is not None:
-            self.show(self._session)  # the name column depends on the panel's width
+            self.show(self._session, self._viewed)  # the name column depends on the width
 
-    def show(self, session: Session) -> None:
+    def show(self, session: Session, viewed: Game | None = None) -> None:
+        """The seats of `session`; the scores, the turn and the game's facts those of
+        `viewed` when an earlier position is looked at (the clocks stay the game's)."""
         self._session = session
-        game = session.game
+        self._viewed = viewed
+        game = viewed if viewed is not None else session.game
         scores = game.scores()
         unit = game.scores_unit()
         width = self.content_size.width  # 0 until the panel is laid out: nothing ellipsized
