@@ -103,6 +103,31 @@ async def test_a_chosen_loaps_piece_shades_its_own_squares() -> None:
         assert set(mine) < set(everywhere) and all(0 <= sq < LOAPS_SIZE ** 2 for sq in mine)
 
 
+async def test_an_anchored_pillars_corner_shades_the_opposite_corners() -> None:
+    game = random_position("pillars", seed=3, plies=6)
+    app = Host(game)
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.board
+        moves = game.legal_moves()
+        board.set_overlay({m: float(i) for i, m in enumerate(moves)})
+        everywhere = board.overlay_map()
+        anchor = max(everywhere, key=lambda cell: sum(  # the corner of the most rectangles
+            cell in (m[0] * 10 + m[1], m[0] * 10 + m[3], m[2] * 10 + m[1], m[2] * 10 + m[3])
+            for m in moves))
+        board.choose(anchor)
+        await pilot.pause()
+        assert board.anchor == anchor
+        shown = board.overlay_map()
+        row, col = divmod(anchor, 10)
+        opposite = {(m[0] + m[2] - row) * 10 + m[1] + m[3] - col for m in moves
+                    if anchor in (m[0] * 10 + m[1], m[0] * 10 + m[3], m[2] * 10 + m[1],
+                                  m[2] * 10 + m[3])}
+        assert set(shown) == opposite | {anchor} and len(shown) > 2
+        board.action_cancel()  # the anchor let go: every top left corner again
+        await pilot.pause()
+        assert board.anchor is None and board.overlay_map() == everywhere
+
+
 def test_shades_have_their_own_colours() -> None:
     from tui.widgets.boards.grid import CSS_FILE
 

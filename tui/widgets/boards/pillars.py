@@ -16,7 +16,8 @@ and what is in its way struck through, `□` the empty cells of the AI's suggest
 where the preview is elsewhere. Where rows sit
 without a gap line between them, a rectangle's bottom edge is underlined.
 The AI's view shades each empty cell by the best rectangle with its top left corner
-there (the better of a rectangle and its joker twin); `f` turns the board a half
+there (the better of a rectangle and its joker twin), and once a corner is anchored,
+each opposite corner by the rectangle from the anchor to it; `f` turns the board a half
 turn (row J on top, column j on the left).
 Under the board, when there is room, a few lines say what Enter would do, or
 why it was refused; without room that line goes to the screen's status line.
@@ -123,6 +124,12 @@ def span(a: int, b: int) -> Rect:
     right)."""
     (ra, ca), (rb, cb) = divmod(a, SIZE), divmod(b, SIZE)
     return min(ra, rb), min(ca, cb), max(ra, rb), max(ca, cb)
+
+
+def corners(move: Hashable) -> set[int]:
+    """The cells at the corners of a move's rectangle."""
+    t, lc, b, r, _claim = move  # type: ignore[misc]
+    return {t * SIZE + lc, t * SIZE + r, b * SIZE + lc, b * SIZE + r}
 
 
 def area(rect: Rect) -> int:
@@ -249,9 +256,21 @@ class PillarsBoard(GridBoard[Pillars]):
         return [t * SIZE + lc, b * SIZE + r]
 
     def overlay_targets(self, move: Hashable) -> list[Hashable]:
-        """The rectangle's top left corner (where the best of its corner's moves shows)."""
-        t, lc, _b, _r, _claim = move  # type: ignore[misc]
-        return [t * SIZE + lc]
+        """The rectangle's top left corner (where the best of its corner's moves shows);
+        with a corner anchored, the anchor and the rectangle's opposite corner (where a
+        click or Enter would fill it)."""
+        t, lc, b, r, _claim = move  # type: ignore[misc]
+        if self.anchor is None:
+            return [t * SIZE + lc]
+        row, col = divmod(self.anchor, SIZE)
+        return [self.anchor, (t + b - row) * SIZE + lc + r - col]
+
+    def overlay_moves(self) -> list[Hashable]:
+        """With a corner anchored, the rectangles with a corner there only."""
+        moves = list(super().overlay_moves())
+        if self.anchor is None:
+            return moves
+        return [m for m in moves if self.anchor in corners(m)]
 
     def keys_for(self, move: Hashable) -> list[str]:
         """`j` for a claiming move (when the joker is not armed already), after Esc if a
