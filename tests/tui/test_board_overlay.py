@@ -86,46 +86,54 @@ async def test_every_legal_move_shows_where_it_is_picked(game_name: str) -> None
         assert backgrounds(board) == set()
 
 
-async def test_a_chosen_loaps_piece_shades_its_own_squares() -> None:
-    game = random_position("loaps", seed=3, plies=6)
+Shades = dict[Hashable, str]
+
+
+async def shades_around_a_choice(
+        name: str, first: Callable[[list[Hashable], Shades], Hashable],
+) -> tuple[list[Hashable], Hashable, Shades, Shades, Shades]:
+    """A position's moves ranked on the AI's view; the first choice `first` picks is
+    made, then let go (Esc): the moves, the choice and the shades before, with it and
+    after."""
+    game = random_position(name, seed=3, plies=6)
     app = Host(game)
     async with app.run_test(size=SIZE) as pilot:
         board = app.board
         moves = game.legal_moves()
-        piece = moves[0][0]
         board.set_overlay({m: float(i) for i, m in enumerate(moves)})
         everywhere = board.overlay_map()
-        board.choose(piece)
+        choice = first(moves, everywhere)
+        board.choose(choice)
         await pilot.pause()
-        mine = board.overlay_map()
-        assert board.selected == piece
-        assert set(mine) == {piece} | {to for frm, to in moves if frm == piece}
-        assert set(mine) < set(everywhere) and all(0 <= sq < LOAPS_SIZE ** 2 for sq in mine)
+        chosen = board.overlay_map()
+        board.action_cancel()
+        await pilot.pause()
+        return moves, choice, everywhere, chosen, board.overlay_map()
+
+
+async def test_a_chosen_loaps_piece_shades_its_own_squares() -> None:
+    moves, piece, everywhere, mine, after = await shades_around_a_choice(
+        "loaps", lambda moves, _shades: moves[0][0])
+    assert set(mine) == {piece} | {to for frm, to in moves if frm == piece}
+    assert set(mine) < set(everywhere) and all(0 <= sq < LOAPS_SIZE ** 2 for sq in mine)
+    assert after == everywhere
+
+
+def pillars_corners(move: Hashable) -> tuple[int, ...]:
+    t, lc, b, r, _claim = move  # type: ignore[misc]
+    return t * 10 + lc, t * 10 + r, b * 10 + lc, b * 10 + r
 
 
 async def test_an_anchored_pillars_corner_shades_the_opposite_corners() -> None:
-    game = random_position("pillars", seed=3, plies=6)
-    app = Host(game)
-    async with app.run_test(size=SIZE) as pilot:
-        board = app.board
-        moves = game.legal_moves()
-        board.set_overlay({m: float(i) for i, m in enumerate(moves)})
-        everywhere = board.overlay_map()
-        anchor = max(everywhere, key=lambda cell: sum(  # the corner of the most rectangles
-            cell in (m[0] * 10 + m[1], m[0] * 10 + m[3], m[2] * 10 + m[1], m[2] * 10 + m[3])
-            for m in moves))
-        board.choose(anchor)
-        await pilot.pause()
-        assert board.anchor == anchor
-        shown = board.overlay_map()
-        row, col = divmod(anchor, 10)
-        opposite = {(m[0] + m[2] - row) * 10 + m[1] + m[3] - col for m in moves
-                    if anchor in (m[0] * 10 + m[1], m[0] * 10 + m[3], m[2] * 10 + m[1],
-                                  m[2] * 10 + m[3])}
-        assert set(shown) == opposite | {anchor} and len(shown) > 2
-        board.action_cancel()  # the anchor let go: every top left corner again
-        await pilot.pause()
-        assert board.anchor is None and board.overlay_map() == everywhere
+    def busiest(moves: list[Hashable], shades: Shades) -> Hashable:  # most rectangles' corner
+        return max(shades, key=lambda cell: sum(cell in pillars_corners(m) for m in moves))
+
+    moves, anchor, everywhere, shown, after = await shades_around_a_choice("pillars", busiest)
+    row, col = divmod(anchor, 10)  # type: ignore[call-overload]
+    opposite = {(m[0] + m[2] - row) * 10 + m[1] + m[3] - col  # type: ignore[index]
+                for m in moves if anchor in pillars_corners(m)}
+    assert set(shown) == opposite | {anchor} and len(shown) > 2
+    assert after == everywhere  # the anchor let go: every top left corner again
 
 
 def test_shades_have_their_own_colours() -> None:
