@@ -80,6 +80,30 @@ async def test_o_shades_each_position_with_a_legend_and_o_again_clears_it() -> N
         assert board.overlay_map() == {}
 
 
+class Candidates(StandIn):
+    """An engine that scores only some of the moves (its candidates)."""
+
+    def rate_moves(self, game: Game, seconds: float, stop: object) -> MoveScores:
+        rated = super().rate_moves(game, seconds, stop)
+        return MoveScores(3, dict(list(rated.scores.items())[:10]), frozenset())
+
+
+async def test_the_legend_counts_all_moves_and_those_scored() -> None:
+    app = frozen_app("pahtum")
+    for engine, words in ((StandIn(), "depth 3, {n} moves;"),
+                          (Candidates(), "depth 3, 10 of {n} moves;")):
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.services.engine_ready = lambda name: True  # type: ignore[method-assign]
+            app.services.engine = lambda name, e=engine: e  # type: ignore[method-assign, assignment, misc]
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("o")
+            await settle(app, pilot)
+            n = len(screen.session.game.legal_moves())
+            assert words.format(n=n) in str(screen.query_one(OverlayLegend).render())
+        app = frozen_app("pahtum")
+
+
 async def test_the_view_leaves_the_ais_turn_alone() -> None:
     app = ArenaApp("pahtum", players=(PlayerSpec.ai("easy"), PlayerSpec.human("Bob")),
                    seed=2, clocks_running=False, now=lambda: 0.0)

@@ -136,7 +136,12 @@ class OverlayView:
         self._overlay_key = self.overlay_position()[0]
         self._legend().display = True
         self.board.set_overlay(rated.scores, rated.proven)
-        self._legend_line(f"depth {rated.depth}, {len(rated.scores)} moves; {KEYS}")
+        scored = len(rated.scores)
+        shown = self.board.game
+        legal = len(shown.legal_moves()) if shown is not None else scored
+        # where the engine scores only its candidates, the legend says how many of all
+        moves = f"{scored} moves" if scored >= legal else f"{scored} of {legal} moves"
+        self._legend_line(f"depth {rated.depth}, {moves}; {KEYS}")
 
     def on_engine_ready(self, message: EngineReady) -> None:
         if self.overlay_on and self._overlay_key is None:
