@@ -218,9 +218,9 @@ def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
         kmax = all_levels(work, lev)
         if kmax * kmax == left:
             return turn, s  # the rest is one box: the mover fills it
-        if players > 2:  # (two players too made their play-outs 4 times faster, and max
-            # then beat hard 26 of 40 twice on a seed where the engine before won 30 of
-            # 40: the two-player levels must be measured again before that is kept)
+        if players > 2:  # (for two players too it makes their play-outs 4 times faster,
+            # but the two-player levels were measured without it: measure them again with
+            # it before it is turned on)
             if settles(players, kmax):
                 return (turn + left - 1) % players, s
             if settle_win(lev, kmax, left, players) >= 0:
