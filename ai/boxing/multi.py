@@ -28,7 +28,7 @@ TIE = 1e-6  # chances this close count as equal
 def cell_boxes(rows: np.ndarray, index: np.ndarray, masks: np.ndarray) -> int:
     """The vacant cells numbered in row-major order into `index` (HEIGHT x WIDTH, -1 for
     a cell that is not vacant) and every box of vacant cells as a bit mask over those
-    numbers into `masks`; how many boxes."""
+    numbers into `masks`; how many cells and how many boxes."""
     n = 0
     for r in range(HEIGHT):
         for c in range(WIDTH):
@@ -59,7 +59,7 @@ def cell_boxes(rows: np.ndarray, index: np.ndarray, masks: np.ndarray) -> int:
                 masks[m] = mask
                 m += 1
                 k += 1
-    return m
+    return n, m
 
 
 @entry
@@ -70,12 +70,7 @@ def chances(rows: np.ndarray, players: int, table: np.ndarray, masks: np.ndarray
     the chance that the player j turns after the one to move makes the last move when
     the vacant cells are subset s; `masks` gets the boxes and `index` the cells' numbers
     (see `cell_boxes`). Returns n."""
-    m = cell_boxes(rows, index, masks)
-    n = 0
-    for r in range(HEIGHT):
-        for c in range(WIDTH):
-            if index[r, c] >= 0:
-                n += 1
+    n, m = cell_boxes(rows, index, masks)
     last = players - 1
     for j in range(players):
         table[0, j] = 0.0
