@@ -245,7 +245,11 @@ async def test_analyse_shows_the_engine_line_and_drops_a_stale_answer(tmp_path: 
             assert time.monotonic() < deadline, text_of(engine)
             await pilot.pause(0.05)
         assert screen.analysing and "X eval" in text_of(engine)
-        while app.services.searching:
+        # the search's end and its answer's message are two steps: wait for both (the
+        # status was read once between them on a loaded machine)
+        while app.services.searching or "AI: X's best is" not in screen._status:
+            if time.monotonic() > deadline:
+                break
             await pilot.pause(0.02)
         assert "AI: X's best is" in screen._status
         # a step on: the next position is analysed; an answer about the one before is not
