@@ -1,6 +1,7 @@
 """Clocks in the app are charged only for thinking: a watched game's pause between moves
 is nobody's time, the wait for the kernels to compile is not a person's when they asked
-for a hint, and the engine panel says how far a compile has got."""
+for a hint, nor are the save, load and export dialogs, and the engine panel says how far
+a compile has got."""
 
 from __future__ import annotations
 
@@ -66,6 +67,28 @@ async def test_a_hint_waiting_for_the_kernels_does_not_charge_the_person(
         assert "your clock waits" in screen._status
         await play_by_keys(pilot, screen.board, nearest(screen.board))
         assert s.clock.used[0] < 1.0
+
+
+@pytest.mark.parametrize("key", ["s", "l", "e"])
+async def test_a_file_dialog_does_not_charge_the_person(tmp_path: Path, key: str) -> None:
+    name = game_names()[0]
+    now = FakeClock()
+    app = app_for(name, control=TimeControl.parse("game:300"), now=now,
+                  clocks_running=True, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        s = screen.session
+        now.t += 2.0  # thinking: charged
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen is not screen  # the dialog
+        now.t += 60.0  # the dialog open a minute: not charged
+        assert 1.5 < s.clock_spent(s.to_move) < 2.5
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen and not s.clock_paused
+        now.t += 1.0
+        assert 2.5 < s.clock_spent(s.to_move) < 3.5
 
 
 def test_the_compile_progress_says_how_far_and_how_long() -> None:

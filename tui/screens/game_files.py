@@ -1,14 +1,16 @@
 """The game screen's file actions: save, load and export, each through its dialog.
 
 A mixin of `GameScreen` (it uses the screen's session, driver, services and status
-line): a failed save or load says why in one line and never changes the game.
+line): a failed save or load says why in one line and never changes the game. While a
+dialog is open a person's clock waits, as it does while they look back at earlier moves:
+typing a file name is not thinking about the move.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tui.messages import StartSession
 from tui.screens.common import printable, short_path
@@ -38,6 +40,23 @@ class FileActions:
         @property
         def app(self) -> object: ...
 
+    def _file_dialog(self, dialog: Any, answer: Callable[[Any], object]) -> None:
+        """Open `dialog`, with a person's clock paused until the answer (unless it already
+        was: looking back keeps its own pause)."""
+        session = self.session
+        game = session.game
+        pause = (not game.is_over and not session.clock_paused
+                 and session.player(game.to_move).is_human)
+        if pause:
+            session.pause_clock()
+
+        def answered(value: Any) -> None:
+            if pause:
+                session.resume_clock()
+            answer(value)
+
+        self.app.push_screen(dialog, answered)
+
     def action_save(self, then: Callable[[], object] | None = None) -> None:
         """Ask for a name and save; `then` runs after a successful save (quit, new game)."""
         from saves.store import SUFFIX
@@ -50,7 +69,7 @@ class FileActions:
             return
         dialog = NameDialog("Save the game", folder, default,
                             check=lambda name: self.services.name_problem(name, SUFFIX))
-        self.app.push_screen(dialog, lambda name: self._save_to(name, then))
+        self._file_dialog(dialog, lambda name: self._save_to(name, then))
 
     def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
         if not name:
@@ -79,7 +98,7 @@ class FileActions:
             return
         # the dialog reads the folder again as the services list it, after a rename or a delete
         dialog = LoadDialog(folder, saves, lambda: self.services.list_saves()[1])
-        self.app.push_screen(dialog, self._load_from)
+        self._file_dialog(dialog, self._load_from)
 
     def _load_from(self, path: Path | None) -> None:
         if path is None:
@@ -109,7 +128,7 @@ class FileActions:
     def action_export(self) -> None:
         """Ask what to export: the position in the game's native format, or the whole game
         as a text record (README: Game records)."""
-        self.app.push_screen(ChoiceDialog(
+        self._file_dialog(ChoiceDialog(
             "Export", "The position on the board in the game's native format, or the whole "
             "game as a text record (its players, clock, moves and result).",
             [("position", "Position", "p"), ("record", "Game record", "r")]),
@@ -130,7 +149,7 @@ class FileActions:
         except Exception as err:  # noqa: BLE001
             self.status(f"Cannot export: {err}")
             return
-        self.app.push_screen(NameDialog(
+        self._file_dialog(NameDialog(
             title, folder, default, "Export",
             check=lambda name: self.services.name_problem(name, suffix)),
             lambda name: self._export_to(name, kind == "record"))
