@@ -521,6 +521,30 @@ def test_playouts_end_on_the_tables_values(tables: tuple[np.ndarray, ...]) -> No
     assert outcomes == {0, 1, 2}, outcomes
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_playout_sizes_play_for_the_last_move(players: int) -> None:
+    """A play-out's box side k makes its mover the last to move were the count of moves
+    left not changed again (k^2 = vacant cells modulo players): the largest such when the
+    draw's bit 1 is set, else each of them; 0 (the plain draw) when no side does."""
+    rng = random.Random(players)
+    for _ in range(300):
+        kmax, left = rng.randint(1, MAX_BOX), rng.randint(1, CELLS)
+        sides = [k for k in range(1, kmax + 1) if (k * k - left) % players == 0]
+        drawn = set()
+        for _ in range(60):
+            s = rng.getrandbits(64)
+            k = P.parity_size(kmax, left, players, np.uint64(s))
+            if not sides:
+                assert k == 0
+                continue
+            assert k in sides
+            if s & 2:
+                assert k == sides[-1]
+            drawn.add(k)
+        if 0 < len(sides) <= 4:
+            assert drawn == set(sides), (kmax, left, sides, drawn)
+
+
 def winning_moves(game: Boxing) -> list[Move]:
     """The moves to a position of XOR 0 (by plain search)."""
     cells = cells_in(game.rows)
