@@ -19,7 +19,9 @@ though too large to solve, lets the other player cut it into a solved position o
 win wins). Later depths double the play-outs, and from depth 4 (two players) a play-out
 that reaches a position whose regions the table values ends there, with the exact winner
 (`playouts.settled`): the play-outs then measure who wins that first solvable position,
-not who wins a random endgame (max with it won 16 of 20 against max without).
+not who wins a random endgame (max with it won 16 of 20 against max without). Their
+movers also play for the last move (`playouts.parity_size`), so the other side answers as
+a player would where the count of moves decides the game.
 
 Depths 2 and 3 take the moves in the play-outs' order of preference, so the move about
 to be played is the first one proven or refuted, each within the whole node limit (with
@@ -78,7 +80,7 @@ CENTRE = ((HEIGHT // 2 - 1, WIDTH // 2 - 1), (HEIGHT // 2 - 1, WIDTH // 2),
 
 def exact_left(pos: Position, depth: int) -> int:
     """From how many vacant cells a play-out ends on the table's values: two players, from
-    depth 4 (0: never)."""
+    depth 4 (0: never). Those play-outs also play for the count (`playouts.parity_size`)."""
     return EXACT_PLAYOUT_LEFT if pos.players == 2 and depth >= 4 else 0
 
 

@@ -1,19 +1,23 @@
 """Boxing play-outs for any number of players: the game played to its end at random.
 
-A play-out move is a box at a random place among the boxes of its size. With two players
-the size is one after which the mover would make the last move if no later box changed
-the count of moves left (`parity_size`, below: an odd side when the vacant cells are odd,
-else an even one), the largest such half the time, else one of them at random. Sizes
-drawn without regard to the count let the other side answer at random in the phase where
-the count decides the game: hard with the count beat hard without 29 of 40. With more
-players the size is the largest that fits half the time, else 1 to the largest,
-uniformly: there a player who cannot take the count makes another's game, and play-outs
-in which everyone plays for the count misjudged it (hard with them won 0 of 24 three-
-player games against two hards without). A move is drawn again (a few times) when it
-would leave the next player the rest in one box. Whoever can fill the rest in one box
-does. So play-outs move about like a greedy player and last tens of moves, not hundreds.
-With two players a play-out can end early on the Grundy table: once every region it
-leaves has a value there, the XOR names the winner.
+A play-out move is a box at a random place among the boxes of its size: the largest that
+fits half the time, else 1 to the largest, uniformly. A move is drawn again (a few times)
+when it would leave the next player the rest in one box. Whoever can fill the rest in one
+box does. So play-outs move about like a greedy player and last tens of moves, not
+hundreds.
+
+Two-player play-outs from the engine's depth 4 (`exact_left` > 0) model the phase that
+decides the game. They end early on the Grundy table: once every region a play-out leaves
+has a value there, the XOR names the winner. And the size is one after which the mover
+would make the last move if no later box changed the count of moves left (`parity_size`,
+below: an odd side when the vacant cells are odd, else an even one), the largest such
+half the time, else one of them at random: sizes drawn without regard to the count let
+the other side answer at random where the count decides the game (hard with the count in
+all its play-outs beat hard without 29 of 40; given to every level it made easy and
+medium as much stronger, and the levels closer, so it is depth 4's). With more than two
+players play-outs in which everyone plays for the count misjudged the game, where a
+player who cannot take the count makes another's game (hard with them won 0 of 24
+three-player games against two hards without).
 
 With P players a box of side k takes one move for k^2 cells, so the moves left are the
 vacant cells less the sum of (k^2 - 1) over the boxes still to come. Where no box left
@@ -239,7 +243,7 @@ def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
     """Play `rows` (not full) to the end: the winner, counted in moves from the player to
     move (0: that player), and the random state after. With `exact_left` > 0 (two players)
     a play-out down to that many vacant cells ends as soon as the table values its
-    position: the mover wins a non-zero XOR."""
+    position (the mover wins a non-zero XOR), and its movers play for the count."""
     for r in range(HEIGHT):
         work[r] = rows[r]
     left = vacant(work)
@@ -261,7 +265,7 @@ def playout(rows: np.ndarray, players: int, s: np.uint64, lev: np.ndarray,
                 return turn, s  # the mover settles the winner on itself
         for attempt in range(RETRIES):
             s = next_random(s)
-            k = parity_size(kmax, left, players, s) if players == 2 else 0
+            k = parity_size(kmax, left, players, s) if exact_left > 0 else 0
             if k == 0:
                 k = kmax if s & np.uint64(1) else 1 + below(s, kmax)
             row, col, s = pick(lev, k, s)
