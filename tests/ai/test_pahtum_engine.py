@@ -101,7 +101,8 @@ def test_stop_during_an_exact_solve(engine: Engine) -> None:
     timer.join()
     assert game.is_legal(result.move)
     if not result.exact:  # cut during the solve: the depth-2 result stands
-        assert result.depth == 2 and elapsed < 0.3 + 0.05, f"{elapsed:.3f} s"
+        # well short of the solve's 1.3 s, with room for a busy machine's scheduling
+        assert result.depth == 2 and elapsed < 0.3 + 0.3, f"{elapsed:.3f} s"
 
 
 def test_engine_finds_a_forced_block() -> None:
