@@ -114,6 +114,10 @@ async def play_to_the_end(pilot, screen: GameScreen, choose) -> None:
             continue
         before = len(session.game.history)
         await play_by_keys(pilot, screen.board, choose(session.game))
+        for _ in range(100):  # a busy machine may take a few frames to play it
+            if len(session.game.history) > before:
+                break
+            await pilot.pause(0.05)
         assert len(session.game.history) > before  # (the AI may have replied too)
     await pilot.pause()
 
