@@ -18,7 +18,10 @@ concentration (the pieces' Chebyshev distances to their centre of mass, less
 the least possible), of their mobility, and a tempo for the side to move.
 Linear terms in the race and the points keep a decided race making progress
 (and a point worth taking, or keeping from the other side, at any margin);
-near the 50-move draw the value shrinks toward the draw's 0.
+the points the side to move can score with its next move (d4, a bonus square,
+a capture) count about as much as points scored, since a leaf's static value
+would otherwise miss a piece shuttling between d4 and f6 for 10 points every
+two moves; near the 50-move draw the value shrinks toward the draw's 0.
 
 Before all that, a side to move that can connect and win on points has won
 (MATE - ply - 1, exact): only a landing square next to every group of its
@@ -30,6 +33,12 @@ at depth 5, concentration alone beat concentration with group counts and pieces
 outside the largest group 122-74 (4 draws); at 0.05 s a move, mobility added
 125-69 and the win in one 108-85; the centre of mass's place, a bonus for
 bonus squares in reach, other tempos, slopes, sigmas and weights did no better.
+Later, at 0.2 s a move over 80 games from 40 seeded starts, colours swapped: the
+points in reach (gain 40) and the linear points weight from 8 to 24 won 44 of
+80 against the old weights in self-play, and 127 of 160 (79.4%) against the
+sparring C program where the old weights won 112.5 (70.3%); a points weight of
+48 did better against that program (78.1%) but lost to the old weights in
+self-play (35 of 80), so it was not taken.
 The weights, both curves and the search's switches are one int64 array
 (`make_params`), so they can be tuned without recompiling.
 """
@@ -72,6 +81,7 @@ WIN_BOUND = 900_000  # |value| above this: the end of the game is seen (ply insi
 # interior nodes, 0 off), then the logistic's and T's tables
 W_CONC, TEMPO, W_MOB, W_RACE, W_POINTS, LEFT_FULL, LMR_FROM, NULL_R, WIN_CHECK = range(9)
 THREAT_EXT = 9  # the threat extension at the last ply (see search.leaf_parent), 0 off
+W_GAIN = 10  # per point the side to move can score with its next move
 SIG_R = 96  # the logistic table covers races -SIG_R..SIG_R quarter moves
 EV_SIG = 16
 EV_T = EV_SIG + 2 * SIG_R + 1
@@ -83,8 +93,7 @@ DEFAULTS = {
     "tempo": 3,  # quarter moves: the side to move's head start
     "mob": 3,  # eighths of a quarter move per move of mobility over the other side's
     "race": 2,  # per quarter move of the race, linear
-    "points": 8,  # per point, linear (2 before: 8 won 135.5 of 240 self-play games, 16
-    # against 8 only 51 of 120, at 0.05 s a move)
+    "points": 24,  # per point, linear (see the module's docstring)
     "left_full": 24,  # plies before the draw below which the value shrinks toward 0
     "slope": 6.0,  # quarter moves per unit of the logistic's argument
     "sigma": 8.0,  # the points still to come (T's spread)
@@ -92,6 +101,7 @@ DEFAULTS = {
     "null": 2,
     "win_check": 1,
     "threat": 1,
+    "gain": 40,  # per point the side to move can score at once (about a point's worth)
 }
 
 
@@ -103,7 +113,7 @@ def make_params(**changes: float) -> np.ndarray:
         raise ValueError(f"unknown evaluation weights {sorted(unknown)}")
     ev = np.zeros(PARAMS_SIZE, dtype=np.int64)
     for i, name in enumerate(("conc", "tempo", "mob", "race", "points", "left_full", "lmr",
-                              "null", "win_check", "threat")):
+                              "null", "win_check", "threat", "gain")):
         ev[i] = int(w[name])
     ev[LEFT_FULL] = max(1, ev[LEFT_FULL])
     for x in range(-SIG_R, SIG_R + 1):
@@ -114,6 +124,8 @@ def make_params(**changes: float) -> np.ndarray:
 
 
 PARAMS = make_params()
+CENTRE = np.uint64(1 << (8 * 3 + 3))  # d4: 7 points to land on
+CORNERS = np.uint64(sum(1 << (8 * r + c) for r in (1, 5) for c in (1, 5)))  # 3 each
 
 
 def _bit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -194,27 +206,39 @@ def mobility(me, opp, c0, c1, c2):
 @njit(nogil=True, cache=True)
 def connecting_win(me, opp, c0, c1, c2, pme, popp):
     """(whether the side to move has a move that connects its pieces and wins on points,
-    its mobility). Only a landing square next to all groups but the moving piece's own
-    can connect them, so few moves need the flood fill. A side already connected (only
-    at the root of a native file) is not looked at."""
+    its mobility, the most points one of its moves scores). Only a landing square next
+    to all groups but the moving piece's own can connect them, so few moves need the
+    flood fill. A side already connected (only at the root of a native file) is not
+    looked at."""
     groups, every, but_one = groups_of(me)
     near = every | but_one if groups > 1 else ZERO
     mob = 0
+    gain = 0
     b = me
     while b != ZERO:
         k = lowest(b)
         b &= b - ONE
         t = targets(k, me, opp, c0, c1, c2)
         mob += popcount(t)
+        if gain < 8 and t != ZERO:
+            g = 0
+            if (t & CENTRE) != ZERO:
+                g = 8 if (t & CENTRE & opp) != ZERO else 7
+            elif (t & CORNERS) != ZERO:
+                g = 4 if (t & CORNERS & opp) != ZERO else 3
+            elif (t & opp) != ZERO:
+                g = 1
+            if g > gain:
+                gain = g
         t &= near
         while t != ZERO:
             to = lowest(t)
             t &= t - ONE
             if connected(me ^ BIT[k] ^ BIT[to]):
-                gain = BONUS[to] + (1 if (opp & BIT[to]) != ZERO else 0)
-                if pme + gain + CONNECT_POINTS > popp:
-                    return True, mob
-    return False, mob
+                gain_c = BONUS[to] + (1 if (opp & BIT[to]) != ZERO else 0)
+                if pme + gain_c + CONNECT_POINTS > popp:
+                    return True, mob, gain
+    return False, mob, gain
 
 
 @njit(nogil=True, cache=True)
@@ -223,11 +247,11 @@ def evaluate(me, opp, c0, c1, c2, pme, popp, left, ply, ev):
     is not over (line counts c0, c1, c2), `left` plies before the 50-move draw: a win in
     one (MATE - ply - 1) when it can connect and win on points, else within +-SCALE plus
     the linear terms."""
-    wins, mob_me = connecting_win(me, opp, c0, c1, c2, pme, popp)
+    wins, mob_me, gain = connecting_win(me, opp, c0, c1, c2, pme, popp)
     if wins:
         return MATE - ply - 1
     return value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me,
-                    mobility(opp, me, c0, c1, c2))
+                    mobility(opp, me, c0, c1, c2), gain)
 
 
 @njit(nogil=True, cache=True)
@@ -235,16 +259,17 @@ def evaluate_threat(me, opp, c0, c1, c2, pme, popp, left, ply, ev):
     """(`evaluate`'s value, whether the other side, not to move, threatens to connect and
     win on points with its next move: True only when the side to move cannot win at
     once)."""
-    wins, mob_me = connecting_win(me, opp, c0, c1, c2, pme, popp)
+    wins, mob_me, gain = connecting_win(me, opp, c0, c1, c2, pme, popp)
     if wins:
         return MATE - ply - 1, False
-    threat, mob_op = connecting_win(opp, me, c0, c1, c2, popp, pme)
-    return value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me, mob_op), threat
+    threat, mob_op, _ = connecting_win(opp, me, c0, c1, c2, popp, pme)
+    return value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me, mob_op, gain), threat
 
 
 @njit(nogil=True, cache=True)
-def value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me, mob_op):
-    """The evaluation's value (within +-SCALE plus the linear terms) from both mobilities."""
+def value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me, mob_op, gain):
+    """The evaluation's value (within +-SCALE plus the linear terms) from both mobilities
+    and the points the side to move can score at once."""
     race = ev[W_CONC] * (concentration(opp) - concentration(me)) + ev[TEMPO]
     race += (ev[W_MOB] * (mob_me - mob_op)) >> 3
     d = pme - popp
@@ -261,7 +286,7 @@ def value_of(me, opp, c0, c1, c2, pme, popp, left, ev, mob_me, mob_op):
     if dl < -T_OFF:
         dl = -T_OFF
     value = (p * ev[EV_T + T_OFF + dw] + (1024 - p) * ev[EV_T + T_OFF + dl]) >> 10
-    value += ev[W_RACE] * race + ev[W_POINTS] * d
+    value += ev[W_RACE] * race + ev[W_POINTS] * d + ev[W_GAIN] * gain
     full = ev[LEFT_FULL]
     if left < full:
         value = value * left // full

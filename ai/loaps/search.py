@@ -174,7 +174,7 @@ def evaluate_threat_s(st, ply, left, ev):
 @njit(nogil=True, cache=True, inline="always")
 def wins_at_once(st, ply):
     """Whether the side to move at st[ply] has a move that connects and wins on points."""
-    wins, mob = connecting_win(st[ply, P_ME], st[ply, P_OPP], st[ply, P_C0], st[ply, P_C1],
+    wins, mob, gain = connecting_win(st[ply, P_ME], st[ply, P_OPP], st[ply, P_C0], st[ply, P_C1],
                                st[ply, P_C2], np.int64(st[ply, P_PME]),
                                np.int64(st[ply, P_POPP]))
     return wins

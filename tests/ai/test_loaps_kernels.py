@@ -242,7 +242,9 @@ def test_evaluation_is_monotone_in_points_and_bounded() -> None:
             pos[K.P_PME], pos[K.P_POPP] = np.uint64(max(d, 0)), np.uint64(max(-d, 0))
             values.append(evaluate_position(pos, left, PARAMS))
         assert values == sorted(values)
-        assert all(abs(v) < 2 * SCALE or v == MATE - 1 for v in values)
+        # the curve's +-SCALE plus the linear terms (points, race, gain): far inside the
+        # values the search keeps for a seen end of the game
+        assert all(abs(v) < 4 * SCALE or v == MATE - 1 for v in values)
 
 
 def connects_and_wins(game: Loaps) -> bool:
