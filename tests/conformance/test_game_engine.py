@@ -79,9 +79,10 @@ def test_every_search_ends_within_its_budget(engines: dict[str, Engine], game_na
             f"{game_name} {options} seed {seed}: a {seconds} s search took {elapsed:.3f} s "
             f"(depth {result.depth})")
         assert game.is_legal(result.move)
-        # a depth completed, unless a busy machine starved the short budget: then the
-        # answer still came at its deadline, not early
-        assert result.depth >= 1 or (seconds < 1 and elapsed >= seconds / 2), (
+        # a depth completed, unless a busy machine starved the budget (Pillars' first
+        # depth counts regions, not seconds): then the answer still came at its
+        # deadline, not early
+        assert result.depth >= 1 or elapsed >= seconds / 2, (
             f"{game_name} {options} seed {seed}: no depth in {elapsed:.3f} s")
 
 
