@@ -21,7 +21,7 @@ from ai.loaps.adapter import (
     plies_left,
     rules_move,
 )
-from ai.loaps.evaluate import MATE, PARAMS, SCALE, evaluate_position
+from ai.loaps.evaluate import MATE, PARAMS, SCALE, connecting_win, evaluate_position
 from ai.perft import reference_perft
 from rules.loaps import CONNECTION, MARKS, MOVE_LIMIT_DRAW, NO_MOVES, Loaps, connected
 from rules.outcome import Ending
@@ -274,3 +274,34 @@ def test_evaluation_sees_a_winning_connection_in_one() -> None:
             assert (value == MATE - 1) == wins, game.to_native()
             counts[wins] += 1
     assert counts[True] >= 100 and counts[False] >= 1000, counts
+
+
+def test_points_in_reach_are_the_rules_best_landing() -> None:
+    # the evaluation's "gain": the most points one move of the side to move scores (a
+    # landing square's bonus and a capture), as the rules count them, move by move
+    rng = random.Random(17)
+    checked = 0
+    for _ in range(300):
+        game = random_native(rng)
+        pos, side, left, _ = kernel_position(game)
+        if pos[K.P_ME] == 0 or pos[K.P_OPP] == 0 or game.is_over:
+            continue
+        wins, _, gain = connecting_win(pos[K.P_ME], pos[K.P_OPP], pos[K.P_C0], pos[K.P_C1],
+                                       pos[K.P_C2], np.int64(pos[K.P_PME]),
+                                       np.int64(pos[K.P_POPP]))
+        if wins:  # it stops at the winning move: the gain of the rest is not counted
+            continue
+        best = 0
+        for move in game.legal_moves():
+            child = game.copy()
+            before = child.points[side]
+            child.play(move)
+            scored = child.points[side] - before
+            outcome = child.outcome
+            if (outcome is not None and outcome.ending == CONNECTION
+                    and connected(child.board, MARKS[side])):
+                scored -= 12  # the mover's connection bonus is not a landing's points
+            best = max(best, scored)
+        assert gain == best, (game.to_native(), gain, best)
+        checked += 1
+    assert checked > 150
