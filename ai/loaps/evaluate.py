@@ -124,8 +124,9 @@ def make_params(**changes: float) -> np.ndarray:
 
 
 PARAMS = make_params()
-CENTRE = np.uint64(1 << (8 * 3 + 3))  # d4: 7 points to land on
-CORNERS = np.uint64(sum(1 << (8 * r + c) for r in (1, 5) for c in (1, 5)))  # 3 each
+# the point squares as masks, from the kernels' landing points: d4 (7), b2 b6 f2 f6 (3)
+CENTRE = np.uint64(sum(1 << sq for sq in range(64) if BONUS[sq] == BONUS.max()))
+CORNERS = np.uint64(sum(1 << sq for sq in range(64) if 0 < BONUS[sq] < BONUS.max()))
 
 
 def _bit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
