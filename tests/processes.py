@@ -5,6 +5,7 @@ machine, so the checks wait a little before they say no."""
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -68,3 +69,10 @@ def pid_gone(pid: int, seconds: float = 3.0) -> bool:
 def group_gone(pgid: int, seconds: float = 3.0) -> bool:
     """Whether process group `pgid` has no live process left within `seconds`."""
     return eventually_none(lambda: group_members(pgid), seconds)
+
+
+def default_sigint() -> None:
+    """`preexec_fn` for a process the test sends Ctrl-C: SIGINT at its default, also when
+    the suite runs as a background job (a shell starts those with SIGINT ignored, and a
+    program keeps an inherited SIG_IGN)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

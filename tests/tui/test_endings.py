@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import eventually_none
+from tests.processes import default_sigint, eventually_none
 from tui.play.reaper import FOLDER_PREFIX, TAG
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,10 +65,6 @@ def folders(arena_pid: int) -> list[Path]:
     return list(Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}{arena_pid}-*"))
 
 
-def default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def wait_until(check, seconds: float = 60.0) -> None:  # noqa: ANN001
     deadline = time.monotonic() + seconds
     while not check():
@@ -99,10 +95,7 @@ def test_a_signal_to_arena_match_leaves_no_program_running(signum: int, tmp_path
         [*ARENA, "match", "pillars", f"prog:{hang}", f"prog:{hang}", "-n", "2",
          "--seed", "1", "--time-scale", "10"], env=environment(tmp_path),
         stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        # Ctrl-C as a terminal gives it, even when the suite runs as a background job (a
-        # shell starts those with SIGINT ignored, and arena keeps an inherited SIG_IGN)
-        preexec_fn=default_sigint)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint)
     try:
         wait_until(lambda: len(tagged(proc.pid)) >= 3)  # the program and its two children
         proc.send_signal(signum)

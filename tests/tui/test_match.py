@@ -19,7 +19,7 @@ import pytest
 
 from rules import get_game
 from saves.store import load_position, read_save
-from tests.processes import eventually_none, group_gone, group_members, running
+from tests.processes import default_sigint, eventually_none, group_gone, group_members, running
 from tests.tui.test_cli import assert_user_error, run
 from tui.play import match as runner
 from tui.play import match_report as report
@@ -290,7 +290,7 @@ def test_ctrl_c_stops_the_match_keeps_the_finished_games_and_leaves_nothing_runn
             "-n", "40", "--jobs", "2", "--seed", "4", "--out", str(out)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             env=env, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_sigint)
     assert proc.stderr is not None
     seen = b""
     deadline = time.monotonic() + 60
