@@ -379,21 +379,6 @@ def test_perft_on_a_partial_arena_agrees_with_the_reference(compiled: None,
                       "apply to a new game, not to --position")
 
 
-# ----- bench: its report (checked on the warm-up test's run below) ----------------------
-
-
-def assert_bench_figures(lines: list[str]) -> None:
-    """`arena bench boxing`'s report: its positions, nodes, speed and exact endgames."""
-    head = re.fullmatch(r"bench boxing: (\d+) positions, depth (\d+)", lines[0])
-    assert head, lines[0]
-    assert sum(line.startswith("position ") for line in lines) == int(head.group(1))
-    nodes = int(next(x for x in lines if x.startswith("Nodes searched")).split(":")[1])
-    assert nodes > 0
-    assert any(x.startswith("Nodes/second") for x in lines)
-    assert re.fullmatch(r"Exact endgames : \d+ of \d+ solved, mean \d+\.\d+ s, slowest "
-                        r"\d+\.\d+ s \(limit [\d.]+ s\)", lines[-1]), lines[-1]
-
-
 # ----- play: the seats are checked before the UI opens ---------------------------------
 
 
@@ -434,6 +419,18 @@ def test_play_takes_x_and_o_for_two_and_player_for_more(ui: list[dict]) -> None:
 # ----- the warm-up compiles what a search uses -------------------------------------------
 
 
+def assert_bench_figures(lines: list[str]) -> None:
+    """`arena bench boxing`'s report: its positions, nodes, speed and exact endgames."""
+    head = re.fullmatch(r"bench boxing: (\d+) positions, depth (\d+)", lines[0])
+    assert head, lines[0]
+    assert sum(line.startswith("position ") for line in lines) == int(head.group(1))
+    nodes = int(next(x for x in lines if x.startswith("Nodes searched")).split(":")[1])
+    assert nodes > 0
+    assert any(x.startswith("Nodes/second") for x in lines)
+    assert re.fullmatch(r"Exact endgames : \d+ of \d+ solved, mean \d+\.\d+ s, slowest "
+                        r"\d+\.\d+ s \(limit [\d.]+ s\)", lines[-1]), lines[-1]
+
+
 def test_after_the_warm_up_no_search_compiles(tmp_path: Path) -> None:
     """On a cold cache of its own: the warm-up, then `arena bench boxing` (whose exact
     endgames include lost positions) must only load kernels, never compile new ones,
@@ -455,7 +452,7 @@ def test_after_the_warm_up_no_search_compiles(tmp_path: Path) -> None:
                            cwd=ROOT, env=env, timeout=300)
     assert bench.returncode == 0, bench.stderr[-2000:]
     assert bench.stderr == ""  # the cache counts as compiled: no notice
-    assert_bench_figures(bench.stdout.splitlines())  # (one bench run serves both checks)
+    assert_bench_figures(bench.stdout.splitlines())
     folders = {path.parent for path in before}
     new = sorted(path.name for path in indexes() - before if path.parent in folders)
     assert new == [], f"compiled after the warm-up: {new}; {bench.stdout.splitlines()[-1]}"
