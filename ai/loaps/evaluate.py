@@ -82,6 +82,7 @@ WIN_BOUND = 900_000  # |value| above this: the end of the game is seen (ply insi
 W_CONC, TEMPO, W_MOB, W_RACE, W_POINTS, LEFT_FULL, LMR_FROM, NULL_R, WIN_CHECK = range(9)
 THREAT_EXT = 9  # the threat extension at the last ply (see search.leaf_parent), 0 off
 W_GAIN = 10  # per point the side to move can score with its next move
+LMP = 11  # late move pruning near the horizon (see search.negamax): moves per ply, 0 off
 SIG_R = 96  # the logistic table covers races -SIG_R..SIG_R quarter moves
 EV_SIG = 16
 EV_T = EV_SIG + 2 * SIG_R + 1
@@ -102,6 +103,7 @@ DEFAULTS = {
     "win_check": 1,
     "threat": 1,
     "gain": 40,  # per point the side to move can score at once (about a point's worth)
+    "lmp": 3,
 }
 
 
@@ -113,7 +115,7 @@ def make_params(**changes: float) -> np.ndarray:
         raise ValueError(f"unknown evaluation weights {sorted(unknown)}")
     ev = np.zeros(PARAMS_SIZE, dtype=np.int64)
     for i, name in enumerate(("conc", "tempo", "mob", "race", "points", "left_full", "lmr",
-                              "null", "win_check", "threat", "gain")):
+                              "null", "win_check", "threat", "gain", "lmp")):
         ev[i] = int(w[name])
     ev[LEFT_FULL] = max(1, ev[LEFT_FULL])
     for x in range(-SIG_R, SIG_R + 1):

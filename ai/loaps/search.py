@@ -19,14 +19,25 @@ reductions (after three moves, of quiet moves: 118-74), the null move on top
 ordered: the TT move, then by the points they score, the killers, history;
 trying first the moves that land next to all of the mover's groups but one
 (those that may connect) did not help (94-97).
+
+Later, against the sparring C program at 0.2 s a move (starts 1-160, each both
+ways, 320 games): reductions growing with the log of the depth and of the move's
+place (as in chess programs; they were 1 ply, 2 late in deep nodes) and late move
+pruning (at depth 2-3 off the principal line, quiet moves after the 3rd a ply
+are not searched once a move that does not lose is found) reach 11.8 plies at
+1 s where the search reached 9.8 (12 positions), and scored 250 of 320 where
+it scored 240.5-243; in self-play against the search before, 85 of 160.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from ai.jit import entry, njit
 from ai.loaps.evaluate import (
+    LMP,
     LMR_FROM,
     MATE,
     NULL_R,
@@ -80,6 +91,19 @@ ZSIDE = np.uint64(_rng.integers(1, 2**63, dtype=np.int64))
 ZDIFF = _rng.integers(1, 2**63, size=1024, dtype=np.int64).astype(np.uint64)
 ZLEFT = _rng.integers(1, 2**63, size=128, dtype=np.int64).astype(np.uint64)
 M1023 = 1023
+
+
+def _reductions() -> np.ndarray:
+    """LMR[depth, i]: plies a late quiet move (the i-th tried) loses at depth, growing with
+    the log of both (at least 1, see negamax)."""
+    table = np.zeros((64, 64), dtype=np.int64)
+    for depth in range(1, 64):
+        for i in range(1, 64):
+            table[depth, i] = int(0.75 + math.log(depth) * math.log(i) / 2.25)
+    return table
+
+
+LMR = _reductions()
 
 
 # ----- positions on the stack ------------------------------------------------------------
@@ -557,6 +581,14 @@ def negamax(st, ply0, side0, left0, depth0, alpha0, beta0, tt, killers, hist, mo
                 value = store(ply, fr, st, tt)
                 step = RETURN
                 continue
+            if (fr[ply, F_STAGE] == 2 and fr[ply, F_DEPTH] <= 3 and ev[LMP] > 0
+                    and fr[ply, F_I] > ev[LMP] * fr[ply, F_DEPTH]
+                    and fr[ply, F_BETA] - fr[ply, F_ALPHA] == 1 and fr[ply, F_BEST] > -WIN_BOUND
+                    and BONUS[m & 63] == 0 and (st[ply, P_OPP] & BIT[m & 63]) == ZERO
+                    and m != killers[ply, 0] and m != killers[ply, 1]):
+                # late move pruning: near the horizon, off the principal line and with a
+                # move already found that does not lose, a late quiet move is not searched
+                continue
             side = fr[ply, F_SIDE]
             left = fr[ply, F_LEFT]
             fr[ply, F_M] = m
@@ -583,7 +615,8 @@ def negamax(st, ply0, side0, left0, depth0, alpha0, beta0, tt, killers, hist, mo
                             and not cap and BONUS[m & 63] == 0 and m != killers[ply, 0]
                             and m != killers[ply, 1]):
                         # a late quiet move: searched shallower first (late move reduction)
-                        r = 1 if depth < 6 or fr[ply, F_I] <= 3 * late else 2
+                        i = fr[ply, F_I]
+                        r = max(1, min(depth - 2, LMR[min(depth, 63), min(i, 63)]))
                         fr[ply, F_RED] = r
                         fr[ply + 1, F_DEPTH] = depth - 1 - r
                 fr[ply + 1, F_BETA] = -alpha

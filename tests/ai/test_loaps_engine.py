@@ -25,6 +25,8 @@ WIN_IN_2 = ("1 18\n1 15 60.00\n2 1 60.00\n..1..2.\n...11..\n..12..2\n1..1..2\n..
             "....1..\n...2...\n")
 THREATENED = ("2 24\n1 14 60.00\n2 9 60.00\n..2..1.\n211....\n...1...\n2......\n.1.....\n"
               "...22..\n.....2.\n")  # 24 of blue's 27 moves let red connect and win at once
+ONE_PARRY = ("2 16\n1 8 60.00\n2 15 60.00\n.......\n2......\n2...2..\n..12...\n.1.1...\n"
+             "22...1.\n...1.1.\n")  # 1 of blue's 23 moves keeps red from winning at once
 BEHIND = ("2 45\n1 40 30.00\n2 6 30.00\n1......\n1..2...\n..2...1\n1.1....\n.....1.\n"
           "...11..\n.......\n")  # blue can connect, but 6 + 12 points lose to 40
 
@@ -222,14 +224,36 @@ def test_a_stopped_depth_still_names_the_best_move_it_finished() -> None:
     game = Loaps()
     game.advance(random.Random(3), 6)
     adapter = LoapsAdapter(tt_bits=12)
-    full = adapter.search_depth(adapter.load(game), 4, np.zeros(1, np.int32), False)
+    full = adapter.search_depth(adapter.load(game), 5, np.zeros(1, np.int32), False)
     assert full.completed and not full.partial
     # a stop flag set from the start stops the search at its first poll (2048 nodes),
     # after the first few root moves (in the same order, on the same fresh tables)
     adapter = LoapsAdapter(tt_bits=12)
     pos = adapter.load(game)
     first = list(pos.order)
-    stopped = adapter.search_depth(pos, 4, np.ones(1, np.int32), False)
+    stopped = adapter.search_depth(pos, 5, np.ones(1, np.int32), False)
     assert not stopped.completed and stopped.partial and stopped.nodes == S.POLL + 1
     assert stopped.move != full.move and first.index(stopped.move) < first.index(full.move)
     assert stopped.score == full.scores[stopped.move] < full.score
+
+
+def not_lost(game: Loaps, depth: int, params: np.ndarray) -> bool:
+    """Whether negamax at `depth` (fresh tables) finds the position not lost: a null window
+    just above a loss, so the root is off the principal line, where pruning applies."""
+    adapter = LoapsAdapter(tt_bits=12, params=params)
+    pos = adapter.load(game)
+    lost = -S.WIN_BOUND
+    return lost < int(S.negamax(pos.st, 0, pos.side, pos.left, depth, lost, lost + 1, adapter.tt,
+                                adapter.killers, adapter.hist, adapter.moves, adapter.keys,
+                                adapter.frames, adapter.stats, np.zeros(1, np.int32), params))
+
+
+@pytest.mark.parametrize("depth", [2, 3, 4])
+def test_pruning_never_skips_the_parry_when_the_moves_tried_lose(depth: int) -> None:
+    # late move pruning (here after 1 move a ply) skips a late quiet move only once a
+    # move that does not lose is found, so a lone parry ordered late is still searched
+    game = position(ONE_PARRY)
+    parries = [m for m in game.legal_moves() if not loses_at_once(game, m)]
+    assert len(parries) == 1 and len(game.legal_moves()) == 23
+    for params in (make_params(), make_params(lmp=1), make_params(lmp=1, lmr=1, null=3)):
+        assert not_lost(game, depth, params)
