@@ -211,6 +211,11 @@ class Game(ABC):
         est = self.moves_estimate
         return max(1, est // 2, est - len(self.history) // self.players)
 
+    def moves_left_most(self, player: int) -> int | None:
+        """The most moves `player` can still make (None: the rules set no such bound). A
+        game clock keeps back each one's share of a contest process's start-up."""
+        return None
+
     def panel_lines(self) -> list[str]:
         """Facts about the position the players panel shows under the players (the move
         number of a game with a move limit, how close each side is to its goal)."""

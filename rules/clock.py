@@ -22,6 +22,7 @@ MAX_SECONDS = 10**9
 # What the AI keeps back from a limit: it must never lose on time.
 SAFETY_SHARE = 0.8
 SAFETY_SECONDS = 0.05
+LEAST_SECONDS = 0.01  # what a move gets however little is left
 
 
 class ClockKind(StrEnum):
@@ -157,7 +158,7 @@ class Clock:
             share = left / max(1, moves_left)
         else:
             share = left
-        return max(0.01, min(wanted, share * SAFETY_SHARE - SAFETY_SECONDS))
+        return max(LEAST_SECONDS, min(wanted, share * SAFETY_SHARE - SAFETY_SECONDS))
 
     def record(self, seconds: float) -> None:
         """Note the time of a move just played (after `charge`)."""

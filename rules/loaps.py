@@ -341,6 +341,9 @@ class Loaps(Game):
         left = MOVE_LIMIT - self.made[player]
         return max(1, min(left, max(self.moves_estimate - self.made[player], left // 6)))
 
+    def moves_left_most(self, player: int) -> int | None:
+        return max(0, MOVE_LIMIT - self.made[player])
+
     def legal_moves(self) -> list[LMove]:
         if self.is_over:
             return []

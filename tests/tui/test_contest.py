@@ -49,12 +49,14 @@ def searched(total: float, age: float = AGE) -> float:
     return max(MIN_SEARCH, total - EXIT_RESERVE - LATE_SHARE * total - age)
 
 
-def shared(left: float, moves: int, age: float = AGE) -> float:
+def shared(left: float, moves: int, age: float = AGE, kept: int | None = None) -> float:
     """A one-move process's search under a game clock with `left` seconds over `moves`
-    moves: each move to come keeps its start-up (and exit) back, the rest is shared with
-    the clock's safety share and margin."""
+    moves: each move to come (`kept`, if the rules allow more than `moves`) keeps its
+    start-up, exit and the clock's least share back, the rest is shared with the clock's
+    safety share and margin."""
     per_move = max(age, START_UP) + EXIT_RESERVE
-    return searched((left - moves * per_move) / moves * 0.8 - 0.05 + per_move, age)
+    spare = max(0.0, left - (moves if kept is None else kept) * (per_move + 0.01))
+    return searched(max(0.01, spare / moves * 0.8 - 0.05) + per_move, age)
 
 
 class FilePositions(PositionCodec[Game]):

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from rules import codec_of
 from rules.loaps import Loaps
 from tests.rules.test_loaps import SAMPLES
 from tests.tui.test_cli import assert_user_error, fresh_process, run  # noqa: F401 - a fixture
 from tests.tui.test_contest import play, refused, shared
+from tui.play.contest import EXIT_RESERVE, Contest, process_seconds
 
 
 def write(tmp_path: Path, text: str, name: str = "input") -> str:
@@ -28,14 +30,33 @@ def test_the_reply_is_one_line_from_and_to(tmp_path: Path) -> None:
 
 
 def test_the_time_comes_from_the_seconds_left_in_the_file(tmp_path: Path) -> None:
-    # blue has 40.7 s, planned over a sixth of its 23 moves left (past a typical game)
+    # blue has 40.7 s, planned over a sixth of its 23 moves left (past a typical game),
+    # each of the 23 keeping its start-up back
     result = play(Loaps, "", [write(tmp_path, SAMPLES[2])])
-    expected = shared(40.7, 3)
+    expected = shared(40.7, 3, kept=23)
     assert result.engine.seconds == [pytest.approx(expected)]
     assert result.engine.seconds[0] < 40.7  # never more than is left
-    # red at the start: 60 s over a typical game of 8 moves a side
+    # red at the start: 60 s over a typical game of 8 moves a side, 50 start-ups kept
     start = play(Loaps, "", [write(tmp_path, SAMPLES[0], "start")])
-    assert start.engine.seconds == [pytest.approx(shared(60, 8))]
+    assert start.engine.seconds == [pytest.approx(shared(60, 8, kept=50))]
+
+
+@pytest.mark.parametrize("start_up", [0.15, 0.3])
+def test_a_long_game_keeps_the_start_up_of_every_move_to_the_draw(start_up: float) -> None:
+    # red at its 35th move with 6 s left and 16 moves to the 50-move draw, each a new
+    # process: every process taking all it may, the clock still lasts to the draw
+    # (the plan alone, a sixth of the moves left, would spend 2.4 s now and flag later)
+    per_move = start_up + EXIT_RESERVE
+    have = 6.0
+    for number in range(35, 51):
+        shown = f"{have - 0.005:.2f}"  # as the jury writes it: rounded down
+        game = Loaps.from_native(SAMPLES[0].replace("1 1\n1 0 60.0", f"1 {number}\n1 0 {shown}"))
+        assert game.moves_left_most(0) == 51 - number
+        allowed = process_seconds(Contest(codec_of(Loaps), [], "max", None, None, None, None),
+                                  game, start_up)
+        assert allowed >= per_move
+        have -= allowed
+        assert have > 0, number
 
 
 @pytest.mark.parametrize(("text", "says"), [

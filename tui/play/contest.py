@@ -25,6 +25,7 @@ from typing import IO, Any
 from typing import Protocol as Interface
 
 from rules import Clock, ClockKind, Codec, Game, Protocol, RulesError
+from rules.clock import LEAST_SECONDS
 
 # What a per-move contest process may spend, start-up included, of the game's limit (the
 # jury's own measure adds the process's creation and the pipes), and what it keeps back:
@@ -109,7 +110,9 @@ def process_seconds(contest: Contest, position: Game, start_up: float = 0.0
     """Wall-clock seconds this one-move process may take, start-up included (None: the
     game has no contest limit, so the level's own budget applies). Under a game clock,
     every move still to come is a process whose start-up (`start_up`, this one's, or
-    START_UP if more) is kept back before the rest is shared."""
+    START_UP if more) is kept back before the rest is shared: every move the rules still
+    allow where they bound them, since a game that runs long must still afford its last
+    moves' start-ups once its planned share is spent."""
     if contest.time_limit is not None:
         return contest.time_limit
     control = contest.game_class.clock
@@ -120,9 +123,12 @@ def process_seconds(contest: Contest, position: Game, start_up: float = 0.0
         left = contest.codec.start_seconds_left(position)
         have = control.seconds if left is None else left[player]
         moves = max(1, position.moves_left_estimate(player))
+        kept = max(moves, position.moves_left_most(player) or 0)
         per_move = max(start_up, START_UP) + EXIT_RESERVE
         clock = Clock.start(control, position.players)
-        clock.charge(player, control.seconds - max(0.0, have - moves * per_move))
+        # each process kept for takes its start-up and at least the clock's least share
+        clock.charge(player, control.seconds
+                     - max(0.0, have - kept * (per_move + LEAST_SECONDS)))
         return clock.ai_seconds(player, math.inf, moves) + per_move
     return None
 
