@@ -23,8 +23,8 @@ trying first the moves that land next to all of the mover's groups but one
 Later, against the sparring C program at 0.2 s a move (starts 1-160, each both
 ways, 320 games): reductions growing with the log of the depth and of the move's
 place (as in chess programs; they were 1 ply, 2 late in deep nodes) and late move
-pruning (at depth 2-3 off the principal line, quiet moves after the 3rd a ply
-are not searched once a move that does not lose is found) reach 11.8 plies at
+pruning (at depth 2-3 off the principal line, quiet moves after the first 3 per
+ply of depth are not searched once a move that does not lose is found) reach 11.8 plies at
 1 s where the search reached 9.8 (12 positions), and scored 250 of 320 where
 it scored 240.5-243; in self-play against the search before, 85 of 160.
 """

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import pytest
 
 from rules import ClockKind, Codec, Game, Protocol, RulesError, TimeControl, codec_of
+from rules.clock import LEAST_SECONDS
 from rules.codecs import LineCodec, PositionCodec
 from rules.pahtum import SAMPLE_BOARD, PahTum
 from rules.pousse import Pousse
@@ -55,8 +56,8 @@ def shared(left: float, moves: int, age: float = AGE, kept: int | None = None) -
     start-up, exit and the clock's least share back, the rest is shared with the clock's
     safety share and margin."""
     per_move = max(age, START_UP) + EXIT_RESERVE
-    spare = max(0.0, left - (moves if kept is None else kept) * (per_move + 0.01))
-    return searched(max(0.01, spare / moves * 0.8 - 0.05) + per_move, age)
+    spare = max(0.0, left - (moves if kept is None else kept) * (per_move + LEAST_SECONDS))
+    return searched(max(LEAST_SECONDS, spare / moves * 0.8 - 0.05) + per_move, age)
 
 
 class FilePositions(PositionCodec[Game]):
