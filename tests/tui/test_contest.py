@@ -35,6 +35,7 @@ from tui.play.contest import (
     MIN_SEARCH,
     PROTOCOLS,
     START_UP,
+    START_UP_SPREAD,
     TIME_SHARE,
     Contest,
     ContestError,
@@ -52,12 +53,12 @@ def searched(total: float, age: float = AGE) -> float:
 
 def shared(left: float, moves: int, age: float = AGE, kept: int | None = None) -> float:
     """A one-move process's search under a game clock with `left` seconds over `moves`
-    moves: each move to come (`kept`, if the rules allow more than `moves`) keeps its
-    start-up, exit and the clock's least share back, the rest is shared with the clock's
-    safety share and margin."""
-    per_move = max(age, START_UP) + EXIT_RESERVE
-    spare = max(0.0, left - (moves if kept is None else kept) * (per_move + LEAST_SECONDS))
-    return searched(max(LEAST_SECONDS, spare / moves * 0.8 - 0.05) + per_move, age)
+    moves: each move to come (`kept`, if the rules allow more than `moves`) keeps a busy
+    machine's start-up, exit and the clock's least share back, the rest is shared with
+    the clock's safety share and margin; this process adds its own start-up and exit."""
+    later = max(START_UP_SPREAD * age, START_UP) + EXIT_RESERVE
+    spare = max(0.0, left - (moves if kept is None else kept) * (later + LEAST_SECONDS))
+    return searched(max(LEAST_SECONDS, spare / moves * 0.8 - 0.05) + age + EXIT_RESERVE, age)
 
 
 class FilePositions(PositionCodec[Game]):

@@ -88,8 +88,10 @@ def test_a_move_too_short_to_load_the_kernels_in_is_the_quick_searchs(
     monkeypatch.setattr(contest, "process_age", lambda: 3 * cpu)
     assert contest.kernel_load_seconds() == pytest.approx(3 * contest.KERNEL_LOAD_CPU)
     jit = Jit()
-    assert isinstance(contest.contest_engine("pahtum", 0.2, lambda: jit), contest.QuickChooser)
-    assert contest.contest_engine("pahtum", 0.3, lambda: jit) is jit
+    edge = 3 * contest.KERNEL_LOAD_CPU + contest.MIN_KERNEL_SEARCH
+    assert isinstance(contest.contest_engine("pahtum", edge - 0.01, lambda: jit),
+                      contest.QuickChooser)
+    assert contest.contest_engine("pahtum", edge + 0.01, lambda: jit) is jit
     assert contest.contest_engine("pahtum", None, lambda: jit) is jit
 
 

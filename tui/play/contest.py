@@ -36,8 +36,11 @@ EXIT_RESERVE = 0.03
 LATE_SHARE = 0.04
 MIN_SEARCH = 0.005
 # Under a game clock each move to come also pays a process start-up: what is left is
-# shared after keeping this much for each (a measured start-up is used when larger).
-START_UP = 0.15
+# shared after keeping this much for each. A start-up varies from process to process on a
+# busy machine (0.12-0.33 s to the plan with two CPU hogs on two cores, 0.07-0.13 s idle),
+# so the share kept is a busy machine's, or half as much again as this process's own.
+START_UP = 0.25
+START_UP_SPREAD = 1.5
 MAX_FILE_BYTES = 1 << 20  # a position is a few hundred bytes (a long game's moves, less
 # than 1 MB): refuse anything larger without reading it all
 MAX_LINE = 64 * 1024  # a line of the whole-game protocol is a move or a header line
@@ -109,10 +112,11 @@ def process_seconds(contest: Contest, position: Game, start_up: float = 0.0
                     ) -> float | None:
     """Wall-clock seconds this one-move process may take, start-up included (None: the
     game has no contest limit, so the level's own budget applies). Under a game clock,
-    every move still to come is a process whose start-up (`start_up`, this one's, or
-    START_UP if more) is kept back before the rest is shared: every move the rules still
-    allow where they bound them, since a game that runs long must still afford its last
-    moves' start-ups once its planned share is spent."""
+    every move still to come is a process whose start-up (START_UP, or START_UP_SPREAD
+    times this one's `start_up` if more) is kept back before the rest is shared: every
+    move the rules still allow where they bound them, since a game that runs long must
+    still afford its last moves' start-ups once its planned share is spent. This process
+    gets its share and its own start-up (`start_up`, so far) and exit."""
     if contest.time_limit is not None:
         return contest.time_limit
     control = contest.game_class.clock
@@ -124,12 +128,12 @@ def process_seconds(contest: Contest, position: Game, start_up: float = 0.0
         have = control.seconds if left is None else left[player]
         moves = max(1, position.moves_left_estimate(player))
         kept = max(moves, position.moves_left_most(player) or 0)
-        per_move = max(start_up, START_UP) + EXIT_RESERVE
+        later = max(START_UP_SPREAD * start_up, START_UP) + EXIT_RESERVE
         clock = Clock.start(control, position.players)
         # each process kept for takes its start-up and at least the clock's least share
         clock.charge(player, control.seconds
-                     - max(0.0, have - kept * (per_move + LEAST_SECONDS)))
-        return clock.ai_seconds(player, math.inf, moves) + per_move
+                     - max(0.0, have - kept * (later + LEAST_SECONDS)))
+        return clock.ai_seconds(player, math.inf, moves) + start_up + EXIT_RESERVE
     return None
 
 
@@ -417,9 +421,10 @@ def contest_engine(game_name: str, seconds: float | None,
     return jit_engine() if numba_cache.is_compiled(game_name) else QuickChooser()
 
 
-# CPU seconds to import numpy and load a game's native kernels on an idle machine, and the
-# least search worth loading them for: a shorter move is the quick search's.
-KERNEL_LOAD_CPU = 0.07
+# CPU seconds to import numpy and load a game's native kernels on an idle machine (0.08-0.12
+# measured with the bytecode cached), and the least search worth loading them for: a
+# shorter move is the quick search's.
+KERNEL_LOAD_CPU = 0.12
 MIN_KERNEL_SEARCH = 0.02
 
 
