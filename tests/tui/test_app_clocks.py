@@ -11,9 +11,18 @@ import pytest
 
 from rules import PlayerSpec, TimeControl, game_names
 from rules.outcome import Termination
-from tests.tui.test_app import FakeClock, app_for, nearest, play_by_keys, seats, wait_engine
+from tests.tui.test_app import (
+    FakeClock,
+    app_for,
+    nearest,
+    play_by_keys,
+    seats,
+    text_of,
+    wait_engine,
+)
 from tui.screens.game import PACES
 from tui.services import Compiling
+from tui.widgets.panels import EnginePanel
 
 SIZE = (80, 24)
 MOVE_1 = TimeControl.parse("move:1")
@@ -89,6 +98,37 @@ async def test_a_file_dialog_does_not_charge_the_person(tmp_path: Path, key: str
         assert app.screen is screen and not s.clock_paused
         now.t += 1.0
         assert 2.5 < s.clock_spent(s.to_move) < 3.5
+
+
+async def test_the_compile_progress_shows_while_the_person_thinks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine panel follows the build while the person to move thinks (their clock
+    runs: they are not waiting for the AI), but not over news of a turn."""
+    name = game_names()[0]
+    now = FakeClock()
+    app = app_for(name, seats(name, PlayerSpec.ai("easy")), control=TimeControl.parse(
+        "game:300"), now=now)
+    monkeypatch.setattr(app.services, "prepare_engine", lambda name: None)
+    monkeypatch.setattr(app.services, "engine_ready", lambda name: False)
+    step = ["starting"]
+    monkeypatch.setattr(app.services, "compile_progress", lambda name: f"compiling: {step[0]}")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        s = screen.session
+        panel = screen.query_one(EnginePanel)
+        await pilot.pause()
+        assert "compiling: starting" in text_of(panel)
+        step[0] = "building"
+        now.t += 30
+        screen._tick()
+        await pilot.pause()
+        assert "compiling: building" in text_of(panel)
+        assert 29 < s.clock_spent(s.to_move) < 31  # the person thinks: charged
+        screen._engine_line("Blue (program) answered in 0.20 s")
+        step[0] = "linking"
+        screen._tick()
+        await pilot.pause()
+        assert "answered" in text_of(panel)
 
 
 def test_the_compile_progress_says_how_far_and_how_long() -> None:

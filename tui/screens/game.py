@@ -110,6 +110,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
         self._hint_for: int | None = None  # a hint asked before the engine was ready
+        self._engine_plain = True  # the engine panel shows the engine's state, no news
         self._asking_approval = False  # the question about programs is on screen
         self._confirm: tuple[int, Hashable] | None = None  # a losing move asked about once
 
@@ -139,12 +140,14 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         s = self.session
         if s.game.is_over:
             return
-        if not self.services.engine_ready(s.game.name) and (
-                s.ai_to_move or self._hint_for == s.generation):
-            s.hold_clock()  # compiling is not thinking: the AI's (or the person waiting
-            # for a hint) clock waits for the kernels
-            if self.services.compile_progress(s.game.name) is not None:
-                self._engine_line()
+        if not self.services.engine_ready(s.game.name):
+            waiting = s.ai_to_move or self._hint_for == s.generation
+            if waiting:
+                s.hold_clock()  # compiling is not thinking: the AI's (or the person waiting
+                # for a hint) clock waits for the kernels
+            if (waiting or self._engine_plain) and (
+                    self.services.compile_progress(s.game.name) is not None):
+                self._engine_line()  # the build's progress, also while a person thinks
         turn = self.driver.current
         if turn is not None and not turn.spec.is_human:  # a machine is judged by the time
             # it measured when its answer comes (the jury's for a program)
@@ -246,6 +249,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
 
     def _engine_line(self, text: str | None = None) -> None:
         panel = self.query_one(EnginePanel)
+        self._engine_plain = text is None  # the engine's own state, not news of a turn
         if text is not None:
             panel.show_text(text)
         elif not self.session.has_ai:
