@@ -424,11 +424,33 @@ def mover_wins(rows: tuple[int, ...]) -> bool:
 REGION_MEMO: dict[tuple, bool] = {}
 
 
+STRIDE = SIZE + 1  # a board as one int, a zero guard column after each row's cells
+ROW_MASK = (1 << SIZE) - 1
+
+
 def region_key(rows: tuple[int, ...] | list[int]) -> tuple:
     """The regions of empty cells, each moved to the corner (not turned), in sorted order:
     a rectangle never spans two regions, so this is the whole position up to where each
-    region sits."""
-    return tuple(sorted(normalised(reg) for reg in regions(cells_of(rows))))
+    region sits. (Flood fills on one int: the memoised search calls this for each of its
+    hundreds of thousands of positions.)"""
+    board = 0
+    for r, m in enumerate(rows):
+        board |= m << (r * STRIDE)
+    out = []
+    while board:
+        region = board & -board
+        while True:  # grow by the four neighbours (the guard column stops a row's wrap)
+            grown = (region | region << 1 | region >> 1 | region << STRIDE
+                     | region >> STRIDE) & board
+            if grown == region:
+                break
+            region = grown
+        board ^= region
+        masks = [(region >> (r * STRIDE)) & ROW_MASK for r in range(SIZE)]
+        masks = [m for m in masks if m]  # a region's rows are consecutive
+        low = min((m & -m).bit_length() for m in masks) - 1
+        out.append(tuple(m >> low for m in masks))
+    return tuple(sorted(out))
 
 
 def mover_wins_by_regions(rows: tuple[int, ...]) -> bool:

@@ -7,6 +7,7 @@ in-process, with a scripted engine, are tests/tui/test_boxing_contest.py.)"""
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import re
@@ -33,6 +34,7 @@ from rules.boxing import (
     native,
 )
 from rules.codecs.boxing import CODEC as BOXING
+from tests.conftest import seeded_cache
 from tests.tui.test_cli import assert_user_error, leaf_counts, run, ui  # noqa: F401 - a fixture
 from tests.tui.test_contest import FakeEngine, FakeTime
 from tui.play import contest
@@ -431,28 +433,47 @@ def assert_bench_figures(lines: list[str]) -> None:
                         r"\d+\.\d+ s \(limit [\d.]+ s\)", lines[-1]), lines[-1]
 
 
+# In a fresh process on the JIT: the warm-up, then the bench as `arena bench boxing` runs
+# it; each kernel's signatures (compiled or loaded from the cache) are listed after each.
+NO_NEW_SIGNATURES = """
+import json, sys
+from ai import jit
+from ai.engine import get_engine
+
+def signatures():
+    return {f"{k.module}.{k.name}": sorted(map(str, k.materialize().signatures))
+            for k in jit._lazies if isinstance(k, jit.Kernel) and k._real is not None}
+
+get_engine("boxing").warm_up()
+before = signatures()
+sys.argv = ["arena", "bench", "boxing"]
+from tui.cli import main
+try:
+    main()
+except SystemExit as done:
+    assert not done.code, done.code
+after = signatures()
+new = {name: sorted(set(sigs) - set(before.get(name, []))) for name, sigs in after.items()}
+with open(OUT, "w") as out:
+    json.dump({name: sigs for name, sigs in new.items() if sigs}, out)
+"""
+
+
 def test_after_the_warm_up_no_search_compiles(tmp_path: Path) -> None:
-    """On a cold cache of its own: the warm-up, then `arena bench boxing` (whose exact
-    endgames include lost positions) must only load kernels, never compile new ones,
-    and print its figures."""
-    env = {**os.environ, "ARENA_CACHE_DIR": str(tmp_path / "cache")}
+    """The warm-up, then `arena bench boxing` (whose exact endgames include lost
+    positions) must call no kernel with types the warm-up did not give it (a player's
+    first search would stop to compile them, and the native module, built from the
+    warm-up's signatures, would not have them), and print its figures. Over a copy of
+    the run's kernel cache: a signature loaded from it counts as much as one compiled."""
+    cache = seeded_cache(tmp_path / "cache")
+    out = tmp_path / "new.json"
+    env = {**os.environ, "ARENA_CACHE_DIR": str(cache), "ARENA_NATIVE": "0"}
     env.pop("NUMBA_CACHE_DIR", None)
-    warm = subprocess.run(
-        [sys.executable, "-c", "from ai.engine import get_engine; "
-         "get_engine('boxing').warm_up()"],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
-    assert warm.returncode == 0, warm.stderr[-2000:]
-
-    def indexes() -> set[Path]:
-        return set((tmp_path / "cache").rglob("*.nbi"))
-
-    before = indexes()
-    assert before
-    bench = subprocess.run([str(ARENA), "bench", "boxing"], capture_output=True, text=True,
-                           cwd=ROOT, env=env, timeout=300)
-    assert bench.returncode == 0, bench.stderr[-2000:]
-    assert bench.stderr == ""  # the cache counts as compiled: no notice
-    assert_bench_figures(bench.stdout.splitlines())
-    folders = {path.parent for path in before}
-    new = sorted(path.name for path in indexes() - before if path.parent in folders)
-    assert new == [], f"compiled after the warm-up: {new}; {bench.stdout.splitlines()[-1]}"
+    code = NO_NEW_SIGNATURES.replace("OUT", repr(str(out)))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stderr == ""  # the cache counts as compiled: no notice
+    assert_bench_figures(done.stdout.splitlines())
+    new = json.loads(out.read_text())
+    assert new == {}, f"called after the warm-up with new types: {new}"
