@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
@@ -428,24 +429,31 @@ STRIDE = SIZE + 1  # a board as one int, a zero guard column after each row's ce
 ROW_MASK = (1 << SIZE) - 1
 
 
-def region_key(rows: tuple[int, ...] | list[int]) -> tuple:
-    """The regions of empty cells, each moved to the corner (not turned), in sorted order:
-    a rectangle never spans two regions, so this is the whole position up to where each
-    region sits. (Flood fills on one int: the memoised search calls this for each of its
-    hundreds of thousands of positions.)"""
-    board = 0
-    for r, m in enumerate(rows):
-        board |= m << (r * STRIDE)
-    out = []
+def fills(board: int) -> Iterator[int]:
+    """The 4-connected regions of a board of cells as one int (STRIDE bits a row), each
+    as an int, by flood fills (the guard column stops a fill wrapping to the next row):
+    the oracles split hundreds of thousands of positions."""
     while board:
         region = board & -board
-        while True:  # grow by the four neighbours (the guard column stops a row's wrap)
+        while True:
             grown = (region | region << 1 | region >> 1 | region << STRIDE
                      | region >> STRIDE) & board
             if grown == region:
                 break
             region = grown
         board ^= region
+        yield region
+
+
+def region_key(rows: tuple[int, ...] | list[int]) -> tuple:
+    """The regions of empty cells, each moved to the corner (not turned), in sorted order:
+    a rectangle never spans two regions, so this is the whole position up to where each
+    region sits."""
+    board = 0
+    for r, m in enumerate(rows):
+        board |= m << (r * STRIDE)
+    out = []
+    for region in fills(board):
         masks = [(region >> (r * STRIDE)) & ROW_MASK for r in range(SIZE)]
         masks = [m for m in masks if m]  # a region's rows are consecutive
         low = min((m & -m).bit_length() for m in masks) - 1
@@ -573,18 +581,19 @@ def key(rows: tuple[int, ...] | list[int]) -> int:
 
 
 def regions(cells: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
-    left, out = set(cells), []
-    while left:
-        stack = [left.pop()]
-        region = set(stack)
-        while stack:
-            r, c = stack.pop()
-            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if n in left:
-                    left.remove(n)
-                    region.add(n)
-                    stack.append(n)
-        out.append(region)
+    """The 4-connected regions of `cells` (cells of the board)."""
+    board = 0
+    for r, c in cells:
+        assert 0 <= r < SIZE and 0 <= c < SIZE, (r, c)
+        board |= 1 << (r * STRIDE + c)
+    out = []
+    for region in fills(board):
+        found = set()
+        while region:
+            bit = region & -region
+            found.add(divmod(bit.bit_length() - 1, STRIDE))
+            region ^= bit
+        out.append(found)
     return out
 
 
