@@ -203,7 +203,7 @@ class ArenaApp(App):
             self.quit_now()
             return
         choices = [("quit", "Quit", "q"), ("save", "Save and quit", "s")]
-        self.push_screen(QuitDialog("Quit Arena?", game.leaving_note(), choices),
+        self.push_screen(QuitDialog("Quit Arena?", game.leaving_note(save_key="s"), choices),
                          lambda choice: self._after_quit_choice(game, choice))
 
     def _after_quit_choice(self, game: GameScreen, choice: str | None) -> None:

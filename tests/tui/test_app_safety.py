@@ -99,7 +99,8 @@ async def test_a_finished_unsaved_game_offers_save_and_quit(name: str, tmp_path:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, QuitDialog)
-        assert "not saved" in text_of(app.screen.query_one("#result-lines"))
+        note = text_of(app.screen.query_one("#result-lines"))
+        assert "not saved: s saves it first" in note  # the key this question has for it
         await pilot.press("s")  # save and quit: the name dialog first
         await pilot.pause()
         assert isinstance(app.screen, NameDialog)

@@ -695,8 +695,9 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self.app.push_screen(ChoiceDialog("New game", self.leaving_note(new_game=True), choices),
                              self._after_new_choice)
 
-    def leaving_note(self, new_game: bool = False) -> str:
-        """What leaving the game on the board does to it, for the questions that leave.
+    def leaving_note(self, new_game: bool = False, save_key: str = "f") -> str:
+        """What leaving the game on the board does to it, for the questions that leave
+        (`save_key`: the question's key for saving first).
 
         The autosave holds one unfinished game of each kind: the next game of the same
         kind replaces it with its first move."""
@@ -706,10 +707,10 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             return "This game is saved." if s.game.history else ""
         if s.in_progress and new_game:
             return (f"This game stays under Resume {title} on the menu until the next {title} "
-                    "game's first move; f saves it by name.")
+                    f"game's first move; {save_key} saves it by name.")
         if s.in_progress:
             return f"This game is kept: Resume {title} on the menu brings it back."
-        return "This finished game is not saved: f saves it first."
+        return f"This finished game is not saved: {save_key} saves it first."
 
     def _after_new_choice(self, choice: str | None) -> None:
         if choice == "again":
