@@ -173,10 +173,12 @@ def test_arena_move_on_native_kernels_loads_neither_typer_nor_numba(built: dict[
             sys.stderr.write(f'loaded: {loaded}')
             real_exit(code)
         os._exit = report
-        sys.argv = ['arena', 'move', 'pahtum', '--time', '0.5']
+        sys.argv = ['arena', 'move', 'pahtum', '--time', '2']
         from tui.cli import main
         main()
     """
+    # 2 s: with 0.5 s, a start-up slowed by a busy machine (0.23 s once, in a CI run)
+    # leaves too little to load the kernels, and the move is the quick search's
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], input=SAMPLE_BOARD,
                           env=dict(built, ARENA_TRACE_STARTUP="1"), cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
