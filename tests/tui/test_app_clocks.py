@@ -131,6 +131,26 @@ async def test_the_compile_progress_shows_while_the_person_thinks(
         assert "answered" in text_of(panel)
 
 
+async def test_a_hint_in_a_game_between_people_shows_the_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without an AI seat the panel says so, until a hint waits for the kernels: then it
+    follows their build like an AI seat's."""
+    name = game_names()[0]
+    app = app_for(name)
+    monkeypatch.setattr(app.services, "prepare_engine", lambda name: None)
+    monkeypatch.setattr(app.services, "engine_ready", lambda name: False)
+    monkeypatch.setattr(app.services, "compile_progress", lambda name: "compiling: 40%")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        panel = screen.query_one(EnginePanel)
+        assert not screen.session.has_ai
+        await pilot.pause()
+        assert "no AI in this game" in text_of(panel)
+        await pilot.press("h")
+        await pilot.pause()
+        assert "compiling: 40%" in text_of(panel)
+
+
 def test_the_compile_progress_says_how_far_and_how_long() -> None:
     progress = Compiling("pahtum", estimate=20.0, began=100.0, step="building")
     text = progress.describe(105.0)

@@ -250,9 +250,12 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
     def _engine_line(self, text: str | None = None) -> None:
         panel = self.query_one(EnginePanel)
         self._engine_plain = text is None  # the engine's own state, not news of a turn
+        # without an AI seat the engine is only a hint's, and a hint asked while the
+        # kernels build shows how far they have got
+        used = self.session.has_ai or self._hint_for == self.session.generation
         if text is not None:
             panel.show_text(text)
-        elif not self.session.has_ai:
+        elif not used:
             panel.show_text("no AI in this game\nh asks it for a hint")
         elif (error := self.services.engine_error(self.session.game.name)) is not None:
             panel.show_text(f"AI unavailable: {error}")
