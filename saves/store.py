@@ -312,7 +312,8 @@ def list_saves(folder: Path | str, native: bool = False) -> list[Path]:
 
 
 def _summary(doc: SaveDoc) -> str:
-    """`Pah-Tum · move 2 · You v AI (max) · 2026-11-22 07:12`: the players named as the
+    """`Pah-Tum · move 2 · You v AI (max) · 2026-11-22 07:12` (`game 2 of 2, move 2` in a
+    match's later game): the players named as the
     game screen names them, the move counted as its moves panel numbers them (one a
     player: the move to play); SaveError/RulesError if the doc names an unknown game or
     an unshowable date."""
@@ -320,6 +321,8 @@ def _summary(doc: SaveDoc) -> str:
     when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
     players = " v ".join(labels(doc.players))
     state = "finished" if doc.result else f"move {len(doc.moves) // max(1, len(doc.players)) + 1}"
+    if doc.match is not None and doc.match.index > 0:  # a later game of a match
+        state = f"game {doc.match.index + 1} of {doc.match.length}, {state}"
     return f"{title} · {state} · {players} · {when}"
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rules import Clock, PlayerSpec, TimeControl, get_game
+from rules.match import MatchState
 from saves import store
 from saves.format import SaveError, doc_from_game, dumps
 from saves.store import (
@@ -23,6 +24,7 @@ from saves.store import (
     save_dir,
     write_save,
 )
+from tests.saves.test_format import finished
 
 PLAYERS = [PlayerSpec.human(), PlayerSpec.ai("max")]
 CLOCK = Clock(TimeControl.parse("move:10"), [1.5, 2.0])
@@ -227,6 +229,18 @@ def test_describe_save_marks_poisoned_files_unreadable(tmp_path: Path) -> None:
         line = store.describe_save(path)
         assert line.startswith("unreadable: ") and "\n" not in line, (name, line)
         assert one_line_error(path).startswith(f"{name}.arena.json: ")
+
+
+def test_describe_save_names_the_game_of_a_match(tmp_path: Path) -> None:
+    game = sample_game(["A1", "D4", "G7"])
+    match = MatchState(game.match_rule, game.players)
+    path = tmp_path / "m.arena.json"
+    write_save(path, doc_from_game(game, PLAYERS, CLOCK, match=match))
+    assert store.describe_save(path).startswith("Pah-Tum · move 2 · You v ")  # the first
+    match.results.append(finished("pahtum", 10).outcome)  # the first game, over
+    match.index = 1
+    write_save(path, doc_from_game(game, PLAYERS, CLOCK, match=match))
+    assert store.describe_save(path).startswith("Pah-Tum · game 2 of 2, move 2 · ")
 
 
 def test_describe_save_lists_every_player(tmp_path: Path) -> None:
