@@ -288,8 +288,11 @@ class Engine:
 
     def score_moves(self, game: Game, depth: int) -> dict[Hashable, float]:
         """Exact values at `depth` of the moves the engine may choose among (what noise
-        picks from), in the unit of `SearchResult.score`."""
+        picks from), in the unit of `SearchResult.score`; `depth` is at least 1 (a
+        search that finished no depth has no scores)."""
         self._check(game)
+        if depth < 1:
+            raise ValueError(f"score_moves needs a depth of at least 1, not {depth}")
         if game.is_over:
             raise MoveError("the game is over")
         with self._lock:
