@@ -313,10 +313,9 @@ def list_saves(folder: Path | str, native: bool = False) -> list[Path]:
 
 def _summary(doc: SaveDoc) -> str:
     """`Pah-Tum · move 2 · You v AI (max) · 2026-11-22 07:12` (`game 2 of 2, move 2` in a
-    match's later game): the players named as the
-    game screen names them, the move counted as its moves panel numbers them (one a
-    player: the move to play); SaveError/RulesError if the doc names an unknown game or
-    an unshowable date."""
+    match's later game): the players named as the game screen names them, the move
+    counted as its moves panel numbers them (one a player: the move to play);
+    SaveError/RulesError if the doc names an unknown game or an unshowable date."""
     title = get_game(doc.game).title
     when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
     players = " v ".join(labels(doc.players))
