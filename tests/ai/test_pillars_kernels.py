@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
 import pytest
 
+from ai import regions as bitsets
 from ai.perft import reference_perft
 from ai.pillars import kernels as K
 from ai.pillars import solver as S
@@ -425,40 +425,13 @@ def mover_wins(rows: tuple[int, ...]) -> bool:
 REGION_MEMO: dict[tuple, bool] = {}
 
 
-STRIDE = SIZE + 1  # a board as one int, a zero guard column after each row's cells
-ROW_MASK = (1 << SIZE) - 1
-
-
-def fills(board: int) -> Iterator[int]:
-    """The 4-connected regions of a board of cells as one int (STRIDE bits a row), each
-    as an int, by flood fills (the guard column stops a fill wrapping to the next row):
-    the oracles split hundreds of thousands of positions."""
-    while board:
-        region = board & -board
-        while True:
-            grown = (region | region << 1 | region >> 1 | region << STRIDE
-                     | region >> STRIDE) & board
-            if grown == region:
-                break
-            region = grown
-        board ^= region
-        yield region
-
-
 def region_key(rows: tuple[int, ...] | list[int]) -> tuple:
     """The regions of empty cells, each moved to the corner (not turned), in sorted order:
     a rectangle never spans two regions, so this is the whole position up to where each
-    region sits."""
-    board = 0
-    for r, m in enumerate(rows):
-        board |= m << (r * STRIDE)
-    out = []
-    for region in fills(board):
-        masks = [(region >> (r * STRIDE)) & ROW_MASK for r in range(SIZE)]
-        masks = [m for m in masks if m]  # a region's rows are consecutive
-        low = min((m & -m).bit_length() for m in masks) - 1
-        out.append(tuple(m >> low for m in masks))
-    return tuple(sorted(out))
+    region sits. (Flood fills on one int, `ai.regions`': the memoised search keys
+    hundreds of thousands of positions.)"""
+    return tuple(sorted(bitsets.placed(region)[0]
+                        for region in bitsets.components(bitsets.pack(rows))))
 
 
 def mover_wins_by_regions(rows: tuple[int, ...]) -> bool:
@@ -582,16 +555,13 @@ def key(rows: tuple[int, ...] | list[int]) -> int:
 
 def regions(cells: set[tuple[int, int]]) -> list[set[tuple[int, int]]]:
     """The 4-connected regions of `cells` (cells of the board)."""
-    board = 0
-    for r, c in cells:
-        assert 0 <= r < SIZE and 0 <= c < SIZE, (r, c)
-        board |= 1 << (r * STRIDE + c)
+    assert all(0 <= r < SIZE and 0 <= c < SIZE for r, c in cells), sorted(cells)
     out = []
-    for region in fills(board):
+    for region in bitsets.components(bitsets.pack(rows_of(cells))):
         found = set()
         while region:
             bit = region & -region
-            found.add(divmod(bit.bit_length() - 1, STRIDE))
+            found.add(divmod(bit.bit_length() - 1, bitsets.STRIDE))
             region ^= bit
         out.append(found)
     return out
