@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 
 from rules import ClockKind, PlayerSpec, TimeControl, get_game
 from rules.outcome import Termination
@@ -381,3 +382,18 @@ async def test_d_edits_the_position_shown_and_escape_comes_back(tmp_path: Path) 
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is replay and replay.k == 5
+
+
+async def test_a_long_ending_wraps_whole_over_the_engine_panel(tmp_path: Path) -> None:
+    """At 80x24 a LOAPS game's ending (here the 50-move draw) is wider than the engine
+    panel: the panel shows it whole over its lines, not cut at its width."""
+    session = finished("loaps", seed=1)
+    reason = session.game.outcome.reason
+    app = ArenaApp(load=saved(session, tmp_path), save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_replay(app, pilot)
+        panel = screen.query_one(EnginePanel)
+        assert len(reason) > panel.content_size.width  # else there is nothing to wrap
+        strips = panel.render_lines(Region(0, 0, *panel.size))
+        lines = [strip.text.strip("│ ") for strip in strips if strip.text[:1] not in "╭╰"]
+        assert " ".join(line for line in lines if line) == reason

@@ -251,13 +251,13 @@ class ReplayScreen(OverlayView, BoardScreen):
         if outcome is None:
             panel.show_text("a: the AI's evaluation here\nc: play on from here")
             return
-        lines = [outcome.reason]
-        if outcome.fault is not None:  # a program's fault: its kind and its exact output
-            from tui.play.jury import quote
+        if outcome.fault is None:  # the ending alone: wrapped over the panel's lines
+            panel.show_text(printable(outcome.reason), wrap=True)
+            return
+        from tui.play.jury import quote  # a program's fault: its kind and its exact output
 
-            lines.append(f"fault: {outcome.fault}")
-            lines.append(f"output: {quote(outcome.output or '')}")
-        panel.show_text(printable("\n".join(lines)))
+        panel.show_text(printable("\n".join([outcome.reason, f"fault: {outcome.fault}",
+                                             f"output: {quote(outcome.output or '')}"])))
 
     # ----- actions ----------------------------------------------------------------------
     def on_move_list_chosen(self, message: MoveList.Chosen) -> None:

@@ -114,8 +114,9 @@ class PlayersPanel(Static):
 class EnginePanel(Static):
     """What the AI is doing: preparing, thinking (depth, score, best, nodes, speed), idle."""
 
-    def show_text(self, line: str) -> None:
-        self.update(Text(line, no_wrap=True, overflow="ellipsis"))
+    def show_text(self, line: str, wrap: bool = False) -> None:
+        """`line` cut at the panel's width with an ellipsis, or wrapped over its lines."""
+        self.update(Text(line, no_wrap=not wrap, overflow="ellipsis"))
 
     def show_info(self, info: SearchResult, mover: str) -> None:
         """Depth (or "proven win/loss/draw" once solved), the score for `mover`, best move,
