@@ -72,6 +72,13 @@ def text_of(widget) -> str:
     return str(widget.render())
 
 
+def shown_lines(panel) -> list[str]:
+    """The lines a bordered panel shows on the screen, inside its border."""
+    strips = panel.render_lines(Region(0, 0, *panel.outer_size))
+    lines = [strip.text.strip("│ ") for strip in strips if strip.text[:1] not in "╭╰"]
+    return [line for line in lines if line]
+
+
 async def open_replay(app: ArenaApp, pilot) -> ReplayScreen:
     """From the end screen a load shows: close it, then `v`."""
     await pilot.pause()
@@ -196,6 +203,8 @@ async def test_a_save_without_move_times_says_so_and_a_fault_shows_at_the_end(
         screen = await open_replay(app, pilot)
         engine = text_of(screen.query_one(EnginePanel))
         assert "X answered Z9" in engine and "illegal" in engine and "'Z9\\n'" in engine
+        assert shown_lines(screen.query_one(EnginePanel))[1:] == ["fault: illegal",
+                                                                 "output: 'Z9\\n'"]
         assert screen._status.endswith("Game over: X answered Z9, not a cell.")
         await pilot.press("left")
         await pilot.pause()
@@ -394,6 +403,35 @@ async def test_a_long_ending_wraps_whole_over_the_engine_panel(tmp_path: Path) -
         screen = await open_replay(app, pilot)
         panel = screen.query_one(EnginePanel)
         assert len(reason) > panel.content_size.width  # else there is nothing to wrap
-        strips = panel.render_lines(Region(0, 0, *panel.size))
-        lines = [strip.text.strip("│ ") for strip in strips if strip.text[:1] not in "╭╰"]
-        assert " ".join(line for line in lines if line) == reason
+        assert " ".join(shown_lines(panel)) == reason
+
+
+async def test_an_ending_longer_than_the_engine_panel_ends_with_an_ellipsis(
+        tmp_path: Path) -> None:
+    session = Session.new("pahtum", [ANN, BOB], seed=3)
+    session.play(session.game.legal_moves()[0])
+    reason = "O answered " + " ".join(f"word{i}" for i in range(40)) + " THE END"
+    session.game.forfeit(1, Termination.TIME, reason)
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_session(session)
+        screen = await open_replay(app, pilot)
+        panel = screen.query_one(EnginePanel)
+        lines = shown_lines(panel)
+        assert len(lines) == panel.content_size.height and lines[-1].endswith("…")
+        assert lines[0].startswith("O answered word0") and "THE END" not in " ".join(lines)
+        await pilot.press("left")  # a move before the end: the keys, as before
+        await pilot.pause()
+        assert "a: the AI" in text_of(panel) and panel._wrapped is None
+
+    # a program's fault: the reason, the fault and the output keep a line each
+    session = Session.new("pahtum", [ANN, BOB], seed=3)
+    session.play(session.game.legal_moves()[0])
+    session.game.forfeit(1, Termination.FAULT, reason, fault="malformed", output="Z9\n")
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_session(session)
+        screen = await open_replay(app, pilot)
+        first, *rest = shown_lines(screen.query_one(EnginePanel))
+        assert first.startswith("O answered word0") and first.endswith("…")
+        assert rest == ["fault: malformed", "output: 'Z9\\n'"]

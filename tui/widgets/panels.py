@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.app import RenderResult
 from textual.widgets import Static
 
 from tui.play.session import Session
@@ -114,13 +115,31 @@ class PlayersPanel(Static):
 class EnginePanel(Static):
     """What the AI is doing: preparing, thinking (depth, score, best, nodes, speed), idle."""
 
+    _wrapped: Text | None = None  # shown wrapped over the panel's lines (see render)
+
     def show_text(self, line: str, wrap: bool = False) -> None:
-        """`line` cut at the panel's width with an ellipsis, or wrapped over its lines."""
-        self.update(Text(line, no_wrap=not wrap, overflow="ellipsis"))
+        """`line` as the screen's stylesheet lays it out, or (`wrap`) wrapped by the panel
+        over its lines, whatever the stylesheet says."""
+        self._wrapped = Text(line) if wrap else None
+        self.update(Text(line, no_wrap=True, overflow="ellipsis"))
+
+    def render(self) -> RenderResult:
+        """A wrapped text fills the panel's lines; one longer than them ends its last line
+        with an ellipsis, so a cut shows."""
+        if self._wrapped is None:
+            return super().render()
+        width, height = self.content_size
+        lines = list(self._wrapped.wrap(self.app.console, max(1, width)))
+        if height and len(lines) > height:
+            lines = lines[:height]
+            lines[-1].append("…")
+            lines[-1].truncate(width, overflow="ellipsis")
+        return Text("\n").join(lines)
 
     def show_info(self, info: SearchResult, mover: str) -> None:
         """Depth (or "proven win/loss/draw" once solved), the score for `mover`, best move,
         speed, line."""
+        self._wrapped = None
         kind = f"depth {info.depth}"
         if info.exact:
             kind = "proven " + ("win" if info.score > 0 else "loss" if info.score < 0 else "draw")
