@@ -406,15 +406,21 @@ async def test_a_long_ending_wraps_whole_over_the_engine_panel(tmp_path: Path) -
         assert " ".join(shown_lines(panel)) == reason
 
 
-async def test_an_ending_longer_than_the_engine_panel_ends_with_an_ellipsis(
-        tmp_path: Path) -> None:
+def forfeited(kind: Termination, reason: str, **fault: str) -> Session:
+    """A Pah-Tum game that O forfeits after X's first move."""
     session = Session.new("pahtum", [ANN, BOB], seed=3)
     session.play(session.game.legal_moves()[0])
+    session.game.forfeit(1, kind, reason, **fault)
+    return session
+
+
+async def test_an_ending_longer_than_the_engine_panel_ends_with_an_ellipsis(
+        tmp_path: Path) -> None:
+    """An ending longer than the panel's lines shows its cut; a fault keeps a line each."""
     reason = "O answered " + " ".join(f"word{i}" for i in range(40)) + " THE END"
-    session.game.forfeit(1, Termination.TIME, reason)
     app = ArenaApp(save_dir=tmp_path, clocks_running=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_session(session)
+        app.start_session(forfeited(Termination.TIME, reason))
         screen = await open_replay(app, pilot)
         panel = screen.query_one(EnginePanel)
         lines = shown_lines(panel)
@@ -425,12 +431,10 @@ async def test_an_ending_longer_than_the_engine_panel_ends_with_an_ellipsis(
         assert "a: the AI" in text_of(panel) and panel._wrapped is None
 
     # a program's fault: the reason, the fault and the output keep a line each
-    session = Session.new("pahtum", [ANN, BOB], seed=3)
-    session.play(session.game.legal_moves()[0])
-    session.game.forfeit(1, Termination.FAULT, reason, fault="malformed", output="Z9\n")
     app = ArenaApp(save_dir=tmp_path, clocks_running=False)
     async with app.run_test(size=SIZE) as pilot:
-        app.start_session(session)
+        app.start_session(forfeited(Termination.FAULT, reason, fault="malformed",
+                                    output="Z9\n"))
         screen = await open_replay(app, pilot)
         first, *rest = shown_lines(screen.query_one(EnginePanel))
         assert first.startswith("O answered word0") and first.endswith("…")
