@@ -251,7 +251,7 @@ def infer_mover(cells: Sequence[str] | str, marks: Sequence[str]) -> int:
 class Boxing(Game):
     name = "boxing"
     title = "Boxing"
-    tagline = "The Boxing Match: 2-8 players box vacant squares; the last cell wins"
+    tagline = "2-8 players box vacant squares; whoever fills the last cell wins."
     default_marks = MARKS
     player_count = (MIN_PLAYERS, MAX_PLAYERS)
     option_specs = (

@@ -220,6 +220,9 @@ async def test_a_whole_game_against_the_ai_from_a_nearly_full_arena() -> None:
         await pilot.press("question_mark")  # ... while the screen answers keys
         await pilot.pause()
         assert isinstance(app.screen, RulesDialog)
+        # each size key once, and the AI named as such
+        assert "Board: enter mark, +/- size, m largest, 0-9 type a size." in app.screen.text
+        assert "o AI view" in app.screen.text
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and len(game.history) == 1

@@ -371,7 +371,7 @@ async def test_question_mark_lists_every_key_of_the_replay(tmp_path: Path) -> No
         await pilot.pause()
         assert isinstance(app.screen, RulesDialog)
         keys = app.screen.text.split("Replay: ", 1)[1]
-        for entry in ("c continue", "o ai view", "f flip", "g graph", "z analysis"):
+        for entry in ("c continue", "o AI view", "f flip", "g graph", "z analysis"):
             assert entry in keys  # the ones an 80-column footer has no room for too
 
 

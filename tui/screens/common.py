@@ -228,6 +228,12 @@ KEY_NAMES = {"question_mark": "?", "equals_sign": "=", "plus": "+", "minus": "-"
              "escape": "esc", "enter": "enter", "space": "space"}
 
 
+def sentence_case(words: str) -> str:
+    """A key's description inside a sentence: its first letter small unless it opens an
+    acronym ("Undo" -> "undo", "AI view" stays)."""
+    return words if words[:2].isupper() else words[:1].lower() + words[1:]
+
+
 class BoardScreen(SizedScreen):
     """The layout the game screen and the replay share: a title line, the board in its
     frame, the players, engine and moves panels beside it, a status line and the Footer.
@@ -291,7 +297,7 @@ class BoardScreen(SizedScreen):
                 if not isinstance(binding, Binding) or not binding.description:
                     continue
                 key = binding.key_display or binding.key.split(",")[0]
-                entry = f"{KEY_NAMES.get(key, key)} {binding.description.lower()}"
+                entry = f"{KEY_NAMES.get(key, key)} {sentence_case(binding.description)}"
                 if binding.action.startswith(("step", "rules", "view_")) or entry in seen:
                     continue
                 seen.append(entry)

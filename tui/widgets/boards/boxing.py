@@ -111,9 +111,9 @@ class BoxingBoard(GridBoard[Boxing]):
         Binding("enter,space", "play", "Mark", show=False),
         # two footer entries: the screen's own keys must fit 80 columns too
         Binding("plus,equals_sign", "grow", "Size", key_display="+/-"),
-        Binding("minus", "shrink", "Smaller", show=False),
+        Binding("minus", "shrink", "", show=False),  # `?` lists it under "+/-"
         Binding("m", "largest", "Largest"),
-        *(Binding(str(d), f"digit({d})", "Size", key_display="0-9", show=False)
+        *(Binding(str(d), f"digit({d})", "Type a size", key_display="0-9", show=False)
           for d in range(10)),
     ]
 
