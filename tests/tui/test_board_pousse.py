@@ -240,10 +240,10 @@ async def test_without_room_for_the_info_line_it_becomes_a_note() -> None:
         board = app.board
         await pilot.pause()
         assert not board.geometry().info
-        assert app.notes[-1] == "T10: no push"
+        assert app.notes[-1] == "T10: moves no marker"
         await pilot.press("right")
         await pilot.pause()
-        assert app.notes[-1] == "T11: no push"
+        assert app.notes[-1] == "T11: moves no marker"
         board.locked = True
         await pilot.pause()
         assert app.notes[-1] == "X to move (waiting)"

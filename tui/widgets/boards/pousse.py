@@ -160,7 +160,7 @@ def preview_line(game: Pousse, p: PushPreview) -> str:
         parts.append(f"gives {other} a straight!")
     if p.pushed_off_mark:
         parts.append(f"pushes {p.pushed_off_mark} off")
-    parts.append(f"moves {len(p.moved)} {WORDS[p.move[0]]}" if p.moved else "no push")
+    parts.append(f"moves {len(p.moved)} {WORDS[p.move[0]]}" if p.moved else "moves no marker")
     return head + ", ".join(parts)
 
 
