@@ -1,6 +1,7 @@
 """The position editor through Pilot: from the menu, place letters until the rules object,
 fix the position and play from it; save and export it; open it over a game, which it
-leaves as it was, and start a new game from there."""
+leaves as it was, and start a new game from there; the grid's cells grow with the
+terminal and a click finds its cell."""
 
 from __future__ import annotations
 
@@ -156,3 +157,31 @@ async def test_analyse_opens_the_analysis_board_and_escape_steps_back(
         await pilot.press("escape")
         await settle(pilot)
         assert type(app.screen).__name__ == "MenuScreen"
+
+
+async def test_the_grid_grows_with_the_terminal_and_a_click_finds_its_cell(tmp_path) -> None:
+    """LOAPS's 7x7 draft: larger cells at 120x40 than at 80x24 (the editor lays the grid
+    out again on a resize), every cell found under its middle, and a click paints it."""
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, "loaps")
+        grid = screen.grid
+        small = grid.geometry()
+        assert (small.cw, small.ch) > (3, 1) and grid.content_size.width >= small.width
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        large = grid.geometry()
+        assert large.cw > small.cw and large.ch > small.ch
+        assert grid.content_size.width >= large.width and grid.content_size.height >= large.height
+        rows, cols = grid.draft.shape
+        gutter = large.width - cols * large.cw
+        for row in range(rows):
+            for col in range(cols):
+                x, y = gutter + col * large.cw + large.cw // 2, 1 + row * large.ch + large.ch // 2
+                assert grid.target_at(x, y) == row * cols + col
+        assert grid.target_at(gutter - 1, 1) is None and grid.target_at(gutter, 0) is None
+        before = grid.draft.look((4, 2))
+        await pilot.press("2")  # a red piece
+        await pilot.click(grid, offset=(gutter + 2 * large.cw + 1, 1 + 4 * large.ch))
+        await settle(pilot)
+        assert before[1] == "empty" and grid.draft.look((4, 2)) != before

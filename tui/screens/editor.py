@@ -101,6 +101,9 @@ class EditorScreen(SizedScreen):
         self.grid.focus()
         self._show()
 
+    def on_resize(self) -> None:
+        self.grid.refresh(layout=True)  # its cells grow and shrink with the terminal
+
     # ----- showing the draft ---------------------------------------------------------------
     def _paints(self) -> tuple[Paint, ...]:
         return self.draft.palette()

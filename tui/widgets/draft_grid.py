@@ -4,10 +4,12 @@ cursor, keys, clicks and colours (it is a `GridBoard`, so `tui/boards.tcss` styl
 A draft may be an illegal position, which no game board can show (they draw a `Game`),
 so this one draws what the draft says each cell looks like. Choosing a cell (Enter or a
 click) posts `CellChosen`; in area mode the first choice anchors a corner and the
-second posts both.
+second posts both. Its cells grow with the terminal (`layout`), as the game boards' do.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from rich.text import Text
 from textual import events
@@ -17,6 +19,20 @@ from textual.reactive import reactive
 from rules.edit import Draft
 from rules.edit.base import Cell
 from tui.widgets.boards.grid import GridBoard
+
+
+class Cells(NamedTuple):
+    """The grid's layout: `cw` columns by `ch` lines a cell, and the whole size."""
+
+    cw: int
+    ch: int
+    width: int
+    height: int
+
+
+# cell sizes (columns, lines), smallest first: past three columns a cell grows about
+# square (2k+1 by k), as the game boards' cells do on a large terminal
+CELL_SIZES = ((1, 1), (2, 1), (3, 1), (5, 2), (7, 3), (9, 4))
 
 
 class DraftGrid(GridBoard):
@@ -54,25 +70,30 @@ class DraftGrid(GridBoard):
     def shape(self) -> tuple[int, int]:
         return self.draft.shape
 
-    def _cell_width(self) -> int:
-        """Three columns a cell where the board stays narrow, else two, else one (an arena
-        32 cells wide)."""
-        cols = self.draft.shape[1]
-        return 3 if cols <= 10 else 2 if cols <= 20 else 1
-
     def _gutter(self) -> int:
         return max(len(self.draft.row_label(r)) for r in range(self.draft.shape[0])) + 1
 
-    def get_content_width(self, container: object, viewport: object) -> int:
-        return self._gutter() + self.draft.shape[1] * self._cell_width()
+    def _cells(self, cw: int, ch: int) -> Cells:
+        rows, cols = self.draft.shape
+        return Cells(cw, ch, self._gutter() + cols * cw, 1 + rows * ch)
 
-    def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return self.draft.shape[0] + 1
+    def layout(self, width: int, height: int) -> Cells:
+        """The largest cells the room takes; at the least three columns a cell where the
+        board stays narrow, else two, else one (an arena 32 cells wide)."""
+        cols = self.draft.shape[1]
+        least = 3 if cols <= 10 else 2 if cols <= 20 else 1
+        best = self._cells(least, 1)
+        for cw, ch in CELL_SIZES:
+            cells = self._cells(cw, ch)
+            if cw > least and cells.width <= width and cells.height <= height:
+                best = cells
+        return best
 
     def target_at(self, x: int, y: int) -> int | None:
         rows, cols = self.draft.shape
-        col = (x - self._gutter()) // self._cell_width()
-        row = y - 1
+        g = self.geometry()
+        col = (x - self._gutter()) // g.cw
+        row = (y - 1) // g.ch if y >= 1 else -1
         if x < self._gutter() or not (0 <= row < rows and 0 <= col < cols):
             return None
         return row * cols + col
@@ -106,7 +127,8 @@ class DraftGrid(GridBoard):
     def render(self) -> Text:
         draft = self.draft
         rows, cols = draft.shape
-        cw, gutter = self._cell_width(), self._gutter()
+        g, gutter = self.geometry(), self._gutter()
+        cw, middle = g.cw, g.ch // 2  # the line of a cell that holds its glyph
         label = self.style("label")
         text = Text(no_wrap=True)
         text.append(" " * gutter)
@@ -114,23 +136,27 @@ class DraftGrid(GridBoard):
             text.append(draft.col_label(col)[-cw:].center(cw), style=label)
         area = self._area_cells()
         for row in range(rows):
-            text.append("\n")
-            text.append(draft.row_label(row).rjust(gutter - 1) + " ", style=label)
-            for col in range(cols):
-                glyph, kind = draft.look((row, col))
-                style = self.seat_style(kind) if isinstance(kind, int) else self.style(kind)
-                target = row * cols + col
-                if target in area:
-                    style += self.style("path")
-                cursor = target == self.cursor and self.active()
-                if cursor:
-                    style += self.style("cursor") + self.style("hint")
-                if cw == 1:
-                    text.append(glyph[:1], style=style)
-                elif cursor and cw == 3:  # readable without colour too
-                    text.append(f"[{glyph[:1]}]", style=style)
-                else:
-                    text.append(glyph.center(cw), style=style)
+            for line in range(g.ch):
+                text.append("\n")
+                row_label = draft.row_label(row) if line == middle else ""
+                text.append(row_label.rjust(gutter - 1) + " ", style=label)
+                for col in range(cols):
+                    glyph, kind = draft.look((row, col))
+                    style = self.seat_style(kind) if isinstance(kind, int) else self.style(kind)
+                    target = row * cols + col
+                    if target in area:
+                        style += self.style("path")
+                    cursor = target == self.cursor and self.active()
+                    if cursor:
+                        style += self.style("cursor") + self.style("hint")
+                    if line != middle:
+                        text.append(" " * cw, style=style)
+                    elif cw == 1:
+                        text.append(glyph[:1], style=style)
+                    elif cursor and cw >= 3:  # readable without colour too
+                        text.append(f"[{glyph[:1]}]".center(cw), style=style)
+                    else:
+                        text.append(glyph.center(cw), style=style)
         return text
 
     def _area_cells(self) -> set[int]:
