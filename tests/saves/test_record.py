@@ -255,6 +255,10 @@ def test_arena_record_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     native = tmp_path / "pos.txt"
     native.write_text(get_game("pousse").new().to_native())
     assert_user_error(run(["record", str(native)]), "native position")
+    garbage = tmp_path / "garbage.txt"  # neither: not called a position
+    garbage.write_text("garbage\n")
+    said = assert_user_error(run(["record", str(garbage)]), "garbage.txt: not an Arena save")
+    assert "native position" not in said
     assert_user_error(run(["record", str(save), "-o", str(tmp_path / "no" / "x.txt")]),
                       "does not exist")
     link = tmp_path / "link.arena.txt"

@@ -55,10 +55,12 @@ def record(
 
 
 def _readable(path: Path) -> None:
-    """A save to read: one line for a native position (it holds no game to record)."""
-    from saves.store import is_save
+    """A save to read: one line for a native position (it holds no game to record), and
+    one for a file that is neither (what the file is not)."""
+    from saves.store import is_save, read_native
 
     if not is_save(path):
+        read_native(path)  # SaveError: neither a save nor any game's position
         raise RulesError(f"{path.name} is a native position, not a save: it holds no "
                          "moves or players to record")
 
