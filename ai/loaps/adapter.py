@@ -85,18 +85,17 @@ class LoapsAdapter(Adapter):
     # before late move pruning and log-scaled reductions). The driver starts no depth
     # after 40% of the budget, so a move takes 40-100% of it.
     # The first player wins most games between equals (hard against itself, 20 games from
-    # two random moves: red 15, blue 3, 2 draws), so the levels are spaced widely: medium
-    # stops at depth 6 (hard beat it 35-3, 2 draws, in 40 games; it beat easy 38-0), and
-    # max has 10 times hard's time (at 3 s it beat hard only 23-17 and 24-12 with 4 draws
-    # over 40 games; at 5 s 27-12, 1 draw; with the threat extension, the history malus
-    # and points worth 8: 27-11, 2 draws, 70%, `arena match loaps ai:max ai:hard -n 40
-    # --clock none --seed 1`). Against loaps_bot (a C alpha-beta program) at the contest's
-    # 60 s a side ai:max scored 29 and 27 of 40 match points (seeds 1 and 2, 70%), and 28
-    # of 40 with half its clock (30 s against the program's 60).
+    # two random moves: red 15, blue 3, 2 draws), and past depth 11 more search buys little:
+    # max (5 s, depth 12-14) beat a hard searching 0.5 s (depth 10-11) in only 60.8% of 120
+    # games, and at 10 s in 60.0%. Below that every ply counts, so the levels are spaced by
+    # depth: medium stops at 4 and hard at 9 (`arena match loaps ai:max ai:hard -n 40
+    # --clock none`, seed 1: max 70.0%; hard beat medium 93.8%, medium beat easy 40-0).
+    # Against loaps_bot (a C alpha-beta program) at the contest's 60 s a side, Arena as the
+    # contest program (max) scored 215 of 280 match points over seven seeds (76.8%).
     levels = {
         "easy": Budget(seconds=0.1, max_depth=2, noise=150),
-        "medium": Budget(seconds=0.1, max_depth=6),
-        "hard": Budget(seconds=0.5),
+        "medium": Budget(seconds=0.1, max_depth=4),
+        "hard": Budget(seconds=0.5, max_depth=9),
         "max": Budget(seconds=5.0),
     }
     bench_budget = Budget(seconds=3600.0, max_depth=12)
