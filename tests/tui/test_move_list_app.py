@@ -94,6 +94,12 @@ async def test_a_click_and_the_lists_keys_in_a_game_then_replace() -> None:
         assert driver.viewing is None and screen.board.game is s.game
         await pilot.press("left", "left", "left")
         assert driver.viewing == 2
+        moves = screen.query_one(MoveList)
+        moves.action_step(1)  # two keys before the screen answers the first
+        moves.action_step(1)
+        await pilot.pause()
+        assert driver.viewing == 4
+        await pilot.press("left", "left")
         await pilot.press("tab")  # back to the board, a move there
         await play_by_keys(pilot, screen.board, nearest(screen.board))
         await pilot.press("r")  # replace the moves after move 2
@@ -117,6 +123,12 @@ async def test_the_replay_list_drives_the_step(tmp_path: Path) -> None:
         assert screen.k == 4
         await pilot.press("end")
         assert screen.k == screen.total
+        # keys faster than the screen answers (a held key): each counts, none is lost
+        moves.action_step(-1)
+        moves.action_step(-1)
+        moves.action_round(-1)
+        await pilot.pause()
+        assert screen.k == screen.total - 4 and moves.line.current == screen.k
 
 
 async def test_continue_asks_the_seats_and_starts_a_person_against_the_ai(

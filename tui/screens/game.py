@@ -456,7 +456,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             f"no moves yet; {game.seat_name(game.to_move)} starts", note))
 
     def on_move_list_chosen(self, message: MoveList.Chosen) -> None:
-        self.look_at(message.moves)
+        self.look_at(message.target(self.driver.shown()))
 
     def action_view_step(self, step: int) -> None:
         self.look_at(self.driver.shown() + step)

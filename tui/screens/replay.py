@@ -261,7 +261,7 @@ class ReplayScreen(OverlayView, BoardScreen):
 
     # ----- actions ----------------------------------------------------------------------
     def on_move_list_chosen(self, message: MoveList.Chosen) -> None:
-        self.go(message.moves)
+        self.go(message.target(self.k))
 
     def action_step(self, step: int) -> None:
         self.go(self.k + step)

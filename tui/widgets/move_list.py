@@ -2,7 +2,8 @@
 rounds, that can be walked with the keys (once it has the focus) or clicked.
 
 It only shows what it is given (`show`) and says which position the person chose
-(`Chosen`, the number of moves from the start: 0 is the start position); the screen
+(`Chosen`: the number of moves from the start, 0 the start position, or a step from the
+position shown, so that keys pressed faster than the screen answers each count); the screen
 decides what that means (the replay steps to it, the game screen looks back at it)
 and gives the list its new state back.
 """
@@ -55,11 +56,19 @@ class MoveList(Static, can_focus=True):
     ]
 
     class Chosen(Message):
-        """The person chose the position after `moves` moves (0: the start)."""
+        """The person chose the position after `moves` moves (0: the start), or, with
+        `moves` None, the one `step` moves from the position shown (a key: the next key
+        may come before the screen has shown this one, so the screen counts from where
+        it is)."""
 
-        def __init__(self, moves: int) -> None:
+        def __init__(self, moves: int | None, step: int = 0) -> None:
             super().__init__()
             self.moves = moves
+            self.step = step
+
+        def target(self, shown: int) -> int:
+            """The moves from the start chosen, given the position the screen shows."""
+            return shown + self.step if self.moves is None else self.moves
 
     line: Line | None = None
     _spans: list[list[tuple[int, int, int]]]  # per row shown: (first x, last x, move)
@@ -135,21 +144,21 @@ class MoveList(Static, can_focus=True):
         if moves != self.line.current:
             self.post_message(self.Chosen(moves))
 
+    def _step(self, step: int) -> None:
+        if self.line is not None and step:
+            self.post_message(self.Chosen(None, step))
+
     def _round(self) -> int:
         return max(1, self.line.players) if self.line is not None else 1
 
     def action_step(self, step: int) -> None:
-        if self.line is not None:
-            self._choose(self.line.current + step)
+        self._step(step)
 
     def action_round(self, step: int) -> None:
-        if self.line is not None:
-            self._choose(self.line.current + step * self._round())
+        self._step(step * self._round())
 
     def action_page(self, step: int) -> None:
-        if self.line is not None:
-            rows = max(1, self.content_size.height - 1)
-            self._choose(self.line.current + step * rows * self._round())
+        self._step(step * max(1, self.content_size.height - 1) * self._round())
 
     def action_jump(self, where: int) -> None:
         if self.line is not None:
