@@ -188,7 +188,10 @@ async def test_the_graph_draws_clamped_bars_proven_results_and_the_current_move(
         graph.set_current(1)
         await pilot.pause()
         rows = text_of(graph).splitlines()
-        assert rows[0] == "▲ X ▼ O  ±4  proven…"  # the legend, cut to the width
+        # the legend: spaced by one, then without the position, where it does not fit
+        assert rows[0] == "▲ X ▼ O ±4 proven"
+        assert graph.legend(24).plain == "▲ X ▼ O  ±4  proven  1/5"
+        assert graph.legend(23).plain == graph.legend(21).plain == "▲ X ▼ O ±4 proven 1/5"
         bars = rows[1:]  # six rows: three half-row pairs above zero, three below
         assert len(bars) == 6
 

@@ -259,15 +259,22 @@ class EvalGraph(Widget):
                  if v is not None and v.score is not None and not v.proven]
         return max([1.0, *known])
 
-    def legend(self) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"▲ {self.first_name}", style=self._style("up"))
-        text.append(" ")
-        text.append(f"▼ {self.other_name}", style=self._style("down"))
-        scale = self.scale()
-        text.append(f"  ±{scale:.0f}  ", style=self._style("legend"))
-        text.append("proven", style=self._style("proven"))
-        text.append(f"  {self.current}/{len(self.moves)}", style=self._style("legend"))
+    def legend(self, width: int | None = None) -> Text:
+        """The names, the scale, the proven colour and the position shown: spaced by one
+        where two do not fit in `width`, then without the position (the render cuts the
+        rest)."""
+        for gap, count in (("  ", True), (" ", True), (" ", False)):
+            text = Text(no_wrap=True, overflow="ellipsis")
+            text.append(f"▲ {self.first_name}", style=self._style("up"))
+            text.append(" ")
+            text.append(f"▼ {self.other_name}", style=self._style("down"))
+            text.append(f"{gap}±{self.scale():.0f}{gap}", style=self._style("legend"))
+            text.append("proven", style=self._style("proven"))
+            if count:
+                text.append(f"{gap}{self.current}/{len(self.moves)}",
+                            style=self._style("legend"))
+            if width is None or text.cell_len <= width:
+                break
         return text
 
     def levels(self, value: Evaluation | None, rows: int) -> int:
@@ -282,7 +289,7 @@ class EvalGraph(Widget):
     def render(self) -> Text:
         width, height = self.content_size.width, self.content_size.height
         out = Text(no_wrap=True, overflow="crop")
-        legend = self.legend()
+        legend = self.legend(width)
         legend.truncate(max(1, width), overflow="ellipsis")
         out.append_text(legend)
         rows = height - 1
