@@ -129,6 +129,27 @@ async def test_from_a_replay_it_opens_at_the_move_shown(no_auto_start: None,
         assert replay.game.history == session.game.history[:3]
 
 
+async def test_at_the_end_the_lines_panel_gives_the_whole_ending_wrapped(
+        no_auto_start: None, tmp_path: Path) -> None:
+    session = finished()
+    app = ArenaApp(load=saved(session, tmp_path), save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_replay(app, pilot)
+        await pilot.press("end", "z")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen) and screen.game.is_over
+        await pilot.press("a")
+        await pilot.pause()
+        panel = screen.query_one(LinesPanel)
+        rows = text_of(panel).splitlines()
+        assert len(rows) > 1 and all(len(row) <= panel.content_size.width for row in rows)
+        assert " ".join(rows) == f"game over: {screen.game.outcome.reason}"
+        await pilot.resize_terminal(120, 40)  # wrapped again to the wider panel
+        await pilot.pause()
+        assert text_of(panel).splitlines() != rows
+
+
 async def test_a_click_on_the_graph_jumps_to_its_move(no_auto_start: None) -> None:
     app = hot_seat()
     async with app.run_test(size=SIZE) as pilot:

@@ -284,7 +284,7 @@ class AnalysisScreen(BoardScreen):
         game, name = self.game, self.game.name
         if game.is_over:
             outcome = game.outcome
-            panel.show_text(f"game over: {outcome.reason if outcome else ''}")
+            panel.show_text(f"game over: {outcome.reason if outcome else ''}", wrap=True)
             self._lines_title("nothing to analyse")
             return
         if (error := self.services.engine_error(name)) is not None:

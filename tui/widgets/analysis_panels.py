@@ -3,6 +3,7 @@ being analysed (the game's moves, then those played on the board)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -19,6 +20,7 @@ class LinesPanel(Static):
     DEFAULT_CSS = "LinesPanel { text-wrap: nowrap; text-overflow: ellipsis; }"
 
     def show_lines(self, analysis: Analysis) -> None:
+        self._wrapped = None
         rows = []
         width = max(len(line.verdict()) for line in analysis.lines)
         for rank, line in enumerate(analysis.lines, 1):
@@ -34,8 +36,18 @@ class LinesPanel(Static):
             rows.append(row)
         self.update(Text("\n").join(rows))
 
-    def show_text(self, text: str) -> None:
+    _wrapped: str | None = None  # a text shown wrapped to the panel's width (on resize too)
+
+    def show_text(self, text: str, wrap: bool = False) -> None:
+        self._wrapped = text if wrap else None
+        if wrap:
+            width = max(1, self.content_size.width or 30)
+            text = "\n".join(textwrap.wrap(text, width) or [""])
         self.update(Text(text, no_wrap=True, overflow="ellipsis"))
+
+    def on_resize(self) -> None:
+        if self._wrapped is not None:
+            self.show_text(self._wrapped, wrap=True)
 
 
 class LineMoves(Static):
