@@ -16,7 +16,7 @@ from pathlib import Path
 from rules import Game, RulesError, get_game
 from rules.players import labels
 from saves.format import SaveError
-from saves.store import is_save, read_native, read_save, summarize_save
+from saves.store import is_save, move_to_play, read_native, read_save, summarize_save
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,9 @@ def preview(path: Path) -> Preview:
             return Preview(game, f"{game.title} · native position · {_result(game, seats)}")
         doc, game = read_save(path)
         names = labels(doc.players)
-        moves = len(game.history)
-        played = f"{moves} move{'' if moves == 1 else 's'}"
+        moves = len(game.history)  # as the list counts them: the move to play, or all
+        played = f"{moves} move{'' if moves == 1 else 's'}" if game.is_over else \
+            f"move {move_to_play(moves, game.players)}"
         return Preview(game, f"{game.title} · {' v '.join(names)} · {played} · "
                              f"{_result(game, names)}")
     except (SaveError, RulesError) as err:  # the error names the file; the pane does too

@@ -311,6 +311,12 @@ def list_saves(folder: Path | str, native: bool = False) -> list[Path]:
     return [path for _, _, path in found]
 
 
+def move_to_play(moves: int, players: int) -> int:
+    """The move to play after `moves` moves, counted as the moves panel numbers them (one
+    a player): 3 moves of two players are into move 2."""
+    return moves // max(1, players) + 1
+
+
 def _summary(doc: SaveDoc) -> str:
     """`Pah-Tum · move 2 · You v AI (max) · 2026-11-22 07:12` (`game 2 of 2, move 2` in a
     match's later game): the players named as the game screen names them, the move
@@ -319,7 +325,7 @@ def _summary(doc: SaveDoc) -> str:
     title = get_game(doc.game).title
     when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
     players = " v ".join(labels(doc.players))
-    state = "finished" if doc.result else f"move {len(doc.moves) // max(1, len(doc.players)) + 1}"
+    state = "finished" if doc.result else f"move {move_to_play(len(doc.moves), len(doc.players))}"
     if doc.match is not None and doc.match.index > 0:  # a later game of a match
         state = f"game {doc.match.index + 1} of {doc.match.length}, {state}"
     return f"{title} · {state} · {players} · {when}"

@@ -185,7 +185,9 @@ def test_summary_and_preview_lines(tmp_path: Path) -> None:
     assert summarize_save(path)[0] == "pahtum"
     seen = preview(path)
     assert seen.game is not None and len(seen.game.history) == 3
-    assert seen.line == "Pah-Tum · Ann v Bob · 3 moves · Bob to move"
+    # the move to play, as the list line counts it (3 moves: into move 2)
+    assert seen.line == "Pah-Tum · Ann v Bob · move 2 · Bob to move"
+    assert summarize_save(path)[1].startswith("Pah-Tum · move 2 · Ann v Bob · ")
     native = tmp_path / "n.txt"
     export_native(get_game("pahtum").new(None, seed=1), native)
     assert summarize_save(native) == ("pahtum", "Pah-Tum position, native format")
@@ -206,6 +208,7 @@ def test_the_preview_line_gives_the_result(tmp_path: Path) -> None:
     line = preview(path).line
     outcome = game.outcome
     assert outcome is not None and line.endswith(f"({outcome.label})")
+    assert f" · {len(game.history)} moves · " in line  # a finished game: all its moves
     assert ("draw" in line) if outcome.is_draw else (" won (" in line)
 
 

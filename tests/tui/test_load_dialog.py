@@ -212,7 +212,9 @@ async def test_the_preview_follows_the_highlight(folder: Path) -> None:
             assert len(boards) == 1 and isinstance(boards[0], board_class(entry.game or ""))
             assert not boards[0].can_focus and boards[0].locked
             line = text(dialog.query_one("#preview-line"))
-            assert entry.name in line and f"{index + 1} move" in line
+            # index + 1 moves, counted as the list counts them (the move to play)
+            players = boards[0].game.players
+            assert entry.name in line and f"move {(index + 1) // players + 1} " in line
         await pilot.press("end")
         await settle(pilot)
         assert "cannot preview" in text(dialog.query_one("#preview-line"))
