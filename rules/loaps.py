@@ -281,18 +281,19 @@ class Loaps(Game):
         board = list("".join(rows))
         # each side has made number - 1 moves, but player 1 one more when 2 is to move
         made = [number - 1 + (mover == 1), number - 1]
+        # a side named as the file names it and as the board does ("player 2 (blue)")
+        side = [f"player {MARKS[p]} ({NAMES[p]})" for p in (0, 1)]
         for player in (0, 1):
             pieces = board.count(MARKS[player])
             other = 1 - player
             if pieces > 8:
-                raise PositionError(f"player {MARKS[player]} has {pieces} pieces: at most 8")
+                raise PositionError(f"{side[player]} has {pieces} pieces: at most 8")
             if pieces < 8 - made[other]:
-                raise PositionError(f"player {MARKS[player]} has {pieces} pieces, but player "
-                                    f"{MARKS[other]} has made only {made[other]} moves to "
-                                    "capture any")
+                raise PositionError(f"{side[player]} has {pieces} pieces, but {side[other]} "
+                                    f"has made only {made[other]} moves to capture any")
             most = (CAPTURE_POINTS + max(BONUS.values())) * made[player]
             if points[player] > most:
-                raise PositionError(f"player {MARKS[player]} has {points[player]} points after "
+                raise PositionError(f"{side[player]} has {points[player]} points after "
                                     f"{made[player]} moves: at most {most} are possible")
         return cls(board=board, mover=mover, points=points, made=made,
                    seconds_left=(left[0], left[1]))

@@ -73,14 +73,14 @@ def test_loaps_pieces_points_move_number_and_clocks() -> None:
     d = draft("loaps")
     assert isinstance(d, LoapsDraft)
     d.paint(1, (3, 3))  # a ninth red piece
-    assert reason(d) == "player 1 has 9 pieces: at most 8"
+    assert reason(d) == "player 1 (red) has 9 pieces: at most 8"
     d.paint(0, (3, 3))
     d.paint(0, (0, 1))  # red down to 7 with no blue move made
-    assert "but player 2 has made only 0 moves" in reason(d)
+    assert "but player 2 (blue) has made only 0 moves" in reason(d)
     d.set_value("number", "5")
     assert d.problem() is None
     d.set_value("points1", "99")
-    assert reason(d) == "player 1 has 99 points after 4 moves: at most 32 are possible"
+    assert reason(d) == "player 1 (red) has 99 points after 4 moves: at most 32 are possible"
     d.set_value("points1", "10")
     d.set_value("number", "51")
     assert reason(d) == "line 1: the move number must be 1 to 50, not 51"

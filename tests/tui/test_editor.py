@@ -87,7 +87,7 @@ async def test_save_and_export_keep_the_fields(tmp_path) -> None:
         screen = await open_editor(app, pilot, "loaps")
         screen.query_one("#field-points1", Input).value = "99"
         await settle(pilot)
-        assert status(app) == ("Not legal: player 1 has 99 points after 0 moves: at most 0 "
+        assert status(app) == ("Not legal: player 1 (red) has 99 points after 0 moves: at most 0 "
                                "are possible")
         screen.query_one("#field-points1", Input).value = "0"
         screen.query_one("#field-seconds2", Input).value = "42.5"
