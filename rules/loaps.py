@@ -289,8 +289,8 @@ class Loaps(Game):
             if pieces > 8:
                 raise PositionError(f"{side[player]} has {pieces} pieces: at most 8")
             if pieces < 8 - made[other]:
-                raise PositionError(f"{side[player]} has {pieces} pieces, but {side[other]} "
-                                    f"has made only {made[other]} moves to capture any")
+                raise PositionError(f"{side[player]} has {pieces} pieces, but {NAMES[other]} "
+                                    f"has made only {made[other]} moves")  # to capture them
             most = (CAPTURE_POINTS + max(BONUS.values())) * made[player]
             if points[player] > most:
                 raise PositionError(f"{side[player]} has {points[player]} points after "

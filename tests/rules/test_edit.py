@@ -76,7 +76,7 @@ def test_loaps_pieces_points_move_number_and_clocks() -> None:
     assert reason(d) == "player 1 (red) has 9 pieces: at most 8"
     d.paint(0, (3, 3))
     d.paint(0, (0, 1))  # red down to 7 with no blue move made
-    assert "but player 2 (blue) has made only 0 moves" in reason(d)
+    assert "player 1 (red) has 7 pieces, but blue has made only 0 moves" in reason(d)
     d.set_value("number", "5")
     assert d.problem() is None
     d.set_value("points1", "99")

@@ -67,7 +67,7 @@ def test_a_long_game_keeps_the_start_up_of_every_move_to_the_draw(start_ups: lis
     ("1 1\n1 0 60\n", "expected 10 lines"),
     (SAMPLES[0].replace(".11.11.", ".11.1x.", 1), "only 1, 2 and ."),
     (SAMPLES[0].replace("1 1\n", "1 77\n", 1), "1 to 50"),
-    (SAMPLES[0].replace(".......", "..2....", 1), "player 2 has 9 pieces"),
+    (SAMPLES[0].replace(".......", "..2....", 1), "player 2 (blue) has 9 pieces"),
 ])
 def test_bad_files_are_refused_in_one_line(tmp_path: Path, text: str, says: str) -> None:
     path = write(tmp_path, text)
