@@ -47,6 +47,8 @@ async def test_a_watched_games_pause_is_not_charged_to_the_ai(tmp_path: Path) ->
                 break
         assert len(s.game.history) == 1
         now.t += 2.0  # the pause runs 2 s on the game's clock (the timer is real)
+        screen._tick()  # the clock's tick during the pause: no flag, the AI's clock stands
+        assert not s.game.is_over and s.clock_left(s.to_move) == 1.0
         for _ in range(400):
             await pilot.pause(0.02)
             if len(s.game.history) >= 2 or s.game.is_over:

@@ -98,6 +98,7 @@ class Session:
         self._now = now
         self._since = now()  # when the move under way started
         self._paused: float | None = None  # the move under way's seconds, clock paused
+        self._pacing: int | None = None  # the generation a watched game's pause is for
         self.old_line: OldLine | None = None  # a branch's old line, until it is confirmed
         self.redo_stack: list[Hashable] = []
         self.generation = 0
@@ -220,11 +221,22 @@ class Session:
     def elapsed(self) -> float:
         """Seconds the mover has spent on the move under way (0 once the game is over;
         frozen while the clock is paused)."""
-        if self.game.is_over:
+        if self.game.is_over or self.pacing:
             return 0.0
         if self._paused is not None:
             return self._paused
         return max(0.0, self._now() - self._since)
+
+    @property
+    def pacing(self) -> bool:
+        """Whether the game waits out the pause before a machine's move (`pace_clock`)."""
+        return self._pacing is not None and self._pacing == self.generation
+
+    def pace_clock(self) -> None:
+        """The pause a watched game makes before a machine's move is nobody's time: the
+        move timer stands at zero until `hold_clock` starts the move (or the position
+        changes), so neither the clock shown nor a flag check counts the pause."""
+        self._pacing = self.generation
 
     @property
     def clock_paused(self) -> bool:
@@ -262,7 +274,9 @@ class Session:
     def _charge(self) -> float:
         """Bill the running move to the mover and restart the move timer; the seconds."""
         now = self._now()
-        spent = self._paused if self._paused is not None else max(0.0, now - self._since)
+        spent = 0.0 if self.pacing else \
+            self._paused if self._paused is not None else max(0.0, now - self._since)
+        self._pacing = None
         if not self.game.is_over:
             self.clock.charge(self.to_move, spent)
         self._since = now
@@ -274,6 +288,7 @@ class Session:
         """Restart the move timer without charging anyone: the time since the move began was
         nobody's thinking (the AI to move waits for its kernels to compile)."""
         self._since = self._now()
+        self._pacing = None
         if self._paused is not None:
             self._paused = 0.0
 

@@ -352,6 +352,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         pace = PACES[self.pace_index] if turn.pace or (not s.has_human and s.game.history) \
             else 0.0
         if pace:
+            s.pace_clock()  # the pause is nobody's time (`Driver.begin` starts the clock)
             self.set_timer(pace, lambda: self._start(turn))
         else:
             self._start(turn)
