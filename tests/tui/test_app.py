@@ -283,6 +283,21 @@ async def test_the_ai_replies_and_gives_hints(game_name: str) -> None:
         assert len(game.history) == 2
 
 
+@pytest.mark.parametrize("name", game_names())
+async def test_plus_and_minus_pace_a_watched_game_whatever_the_board_binds(name: str) -> None:
+    """Boxing's board takes +/- for the box's size; in a game nobody plays they pace it."""
+    easy = PlayerSpec.ai("easy")
+    app = app_for(name, [easy] * get_game(name).player_count[0], ai_seconds=0.05)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.board.has_focus and screen.board.watched
+        start = screen.pace_index
+        await pilot.press("minus")
+        assert screen.pace_index == start + 1
+        await pilot.press("plus", "plus")
+        assert screen.pace_index == start - 1
+
+
 async def test_ai_against_ai_plays_at_the_chosen_pace() -> None:
     name = game_names()[0]
     easy = PlayerSpec.ai("easy")

@@ -192,6 +192,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             self.board.locked = not self.driver.person_at_view()
         else:
             self.board.locked = s.machine_to_move or game.is_over
+        self.board.watched = not s.has_human
         self.board.refresh_game()
         self._show_status()
         self.refresh_bindings()

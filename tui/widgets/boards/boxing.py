@@ -157,8 +157,8 @@ class BoxingBoard(GridBoard[Boxing]):
         self.refresh()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("grow", "shrink", "largest", "digit"):
-            return self.game is not None and not self.game.is_over
+        if action in ("grow", "shrink", "largest", "digit"):  # a watched game: +/- pace
+            return self.game is not None and not self.game.is_over and not self.watched
         return super().check_action(action, parameters)
 
     def action_grow(self) -> None:

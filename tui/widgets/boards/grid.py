@@ -111,6 +111,9 @@ class GridBoard(Widget, Generic[G], can_focus=True):
     hover: reactive[Hashable | None] = reactive(None)  # the target under the mouse
     hint: reactive[Hashable | None] = reactive(None)
     locked: reactive[bool] = reactive(False)  # True while it is not a person's turn
+    # no person plays this game (machines only): keys for choosing a move step aside for
+    # the screen's (a watched game's pace)
+    watched = False
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
