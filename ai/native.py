@@ -302,7 +302,7 @@ def build(game: str, progress: Progress | None = None) -> Path:
                             "args": [type_key(t) for t in cres.signature.args]})
     if not exports:
         raise RuntimeError(f"the {game} warm-up compiled no entry kernel")
-    say(f"building the native module ({len(exports)} functions)")
+    say(f"native build: {len(exports)} kernels")  # short: a line of the engine panel
     with _releasing_gil():
         cc.compile()
     target = module_path(game)
