@@ -190,6 +190,17 @@ class GraphHost(App):
         self.picked.append(message.index)
 
 
+async def test_the_lines_moves_of_a_round_stand_apart_where_a_move_has_a_space() -> None:
+    moves = LineMoves()
+    async with GraphHost(moves).run_test(size=(60, 5)) as pilot:  # type: ignore[arg-type]
+        moves.show(["e1 e3", "g3 f2", "b1 b3"], 2, 3, 3)
+        await pilot.pause()
+        assert text_of(moves).splitlines()[0] == " 1. e1 e3   g3 f2   2. b1 b3"
+        moves.show(["BbBb", "DaEa", "AcAc"], 2, 3, 3)
+        await pilot.pause()
+        assert text_of(moves).splitlines()[0] == " 1. BbBb DaEa   2. AcAc"
+
+
 def line_of(plies: int) -> tuple[PahTum, list]:
     game = PahTum.new({"blocks": "7"}, seed=2)
     start = game.copy()

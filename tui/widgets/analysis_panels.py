@@ -71,7 +71,10 @@ class LineMoves(Static):
             self.update(Text("no moves yet:\nplay one on the board", style="dim"))
             return
         w = max(2, *(len(t) for t in texts))
-        width = 4 + (w + 1) * players
+        # the moves of a round apart: by three where a move has a space inside ("e1 e3",
+        # as the game's moves panel does), else by one
+        gap = " " * (3 if any(" " in t for t in texts) else 1)
+        width = 4 + w * players + len(gap) * (players - 1) + 1
         per_row = max(1, (self.content_size.width + 1) // (width + 1))
         rounds = [list(range(i, min(i + players, len(texts))))
                   for i in range(0, len(texts), players)]
@@ -82,12 +85,14 @@ class LineMoves(Static):
                 if j:
                     row.append(" ")
                 row.append(f"{r + j + 1:>2}. ", style="dim")
-                for m in moves:
+                for k, m in enumerate(moves):
+                    if k:
+                        row.append(gap)
                     style = "reverse bold" if m == current - 1 else "dim" if m >= current else ""
                     if m >= base:
                         style += " underline"
                     row.append(f"{texts[m]:<{w}}", style=style.strip())
-                    row.append(" ")
+                row.append(" ")
             row.rstrip()
             rows.append(row)
         height = max(1, self.content_size.height)
