@@ -14,6 +14,7 @@ import pytest
 from textual.app import App, ComposeResult
 
 from ai.analysis import Analysis, Evaluation, Line
+from ai.engine import SearchResult
 from rules import PlayerSpec, get_game
 from rules.pahtum import PahTum
 from tests.tui.test_app import keys_to, nearest, own_saves_folder, wait_engine  # noqa: F401
@@ -23,6 +24,7 @@ from tui.screens.analysis import AnalysisScreen
 from tui.screens.game import GameScreen
 from tui.widgets.analysis_panels import LineMoves, LinesPanel
 from tui.widgets.eval_graph import EvalGraph
+from tui.widgets.panels import EnginePanel
 
 SIZE = (80, 24)
 ANN, BOB = PlayerSpec.human("Ann"), PlayerSpec.human("Bob")
@@ -199,6 +201,22 @@ async def test_the_lines_moves_of_a_round_stand_apart_where_a_move_has_a_space()
         moves.show(["BbBb", "DaEa", "AcAc"], 2, 3, 3)
         await pilot.pause()
         assert text_of(moves).splitlines()[0] == " 1. BbBb DaEa   2. AcAc"
+
+
+async def test_a_lines_pv_keeps_from_to_moves_apart() -> None:
+    panel = LinesPanel()
+    async with GraphHost(panel).run_test(size=(60, 5)) as pilot:  # type: ignore[arg-type]
+        panel.show_lines(Analysis(11, [Line("f5e5", "f5 e5", 30, 11, ["f5 e5", "d2 b2"]),
+                                       Line("Aa", "D3", 4, 9, ["D3", "C4"])]))
+        await pilot.pause()
+        rows = text_of(panel).splitlines()
+        assert rows[0].endswith("f5 e5   d2 b2") and rows[1].endswith("D3 C4")
+    engine = EnginePanel()  # the game screen's engine line, the same
+    async with GraphHost(engine).run_test(size=(60, 5)) as pilot:  # type: ignore[arg-type]
+        engine.show_info(SearchResult("f5e5", "f5 e5", 9, 100, 30, ["f5 e5", "d2 b2"], 0.1),
+                         "red")
+        await pilot.pause()
+        assert text_of(engine).splitlines()[2] == "line f5 e5   d2 b2"
 
 
 def line_of(plies: int) -> tuple[PahTum, list]:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.widgets.panels import join_moves
+
 if TYPE_CHECKING:
     from ai.analysis import Analysis
 
@@ -29,10 +31,11 @@ class LinesPanel(Static):
             style = "bold #ffd75f" if line.proven else "bold"
             row.append(f"{line.verdict():>{width}}", style=style)
             row.append("  ")
-            row.append(line.pv[0] if line.pv else line.move_text, style="bold")
-            rest = " ".join(line.pv[1:])
-            if rest:
-                row.append(f" {rest}", style="dim")
+            pv = line.pv or [line.move_text]
+            row.append(pv[0], style="bold")
+            if len(pv) > 1:  # the same gap between the first move and the rest
+                whole = join_moves(pv)
+                row.append(whole[len(pv[0]):], style="dim")
             rows.append(row)
         self.update(Text("\n").join(rows))
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -11,6 +12,12 @@ from textual.app import RenderResult
 from textual.widgets import Static
 
 from tui.play.session import Session
+
+
+def join_moves(texts: Sequence[str]) -> str:
+    """Moves in a row: three spaces apart where a move has a space inside ("e1 e3   g3
+    f2", as the moves panel sets them), else one."""
+    return (" " * (3 if any(" " in t for t in texts) else 1)).join(texts)
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult
@@ -143,7 +150,7 @@ class EnginePanel(Static):
         kind = f"depth {info.depth}"
         if info.exact:
             kind = "proven " + ("win" if info.score > 0 else "loss" if info.score < 0 else "draw")
-        line = " ".join(info.pv[:12]) if len(info.pv) > 1 else info.move_text
+        line = join_moves(info.pv[:12]) if len(info.pv) > 1 else info.move_text
         # the best move on the second line: a from-to move ("c7 c5") would not fit the first
         self.update(Text(f"{kind}  {mover} eval {info.score:+d}\n"
                          f"best {info.move_text}  {_count(info.nodes)} nodes  "
