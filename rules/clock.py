@@ -23,6 +23,10 @@ MAX_SECONDS = 10**9
 SAFETY_SHARE = 0.8
 SAFETY_SECONDS = 0.05
 LEAST_SECONDS = 0.01  # what a move gets however little is left
+# What a game clock keeps back for each move the rules still allow after this one: the
+# least a move takes (LEAST_SECONDS) and its overhead on a busy machine, so a game that
+# runs long still affords its last, quick moves once its planned shares are spent.
+RESERVE_PER_MOVE = 0.02
 
 
 class ClockKind(StrEnum):
@@ -143,19 +147,22 @@ class Clock:
         """Bill a finished (or interrupted) move's time to `player`."""
         self.used[player] = min(float(MAX_SECONDS), self.used[player] + max(0.0, seconds))
 
-    def ai_seconds(self, player: int, wanted: float, moves_left: int, elapsed: float = 0.0
-                   ) -> float:
+    def ai_seconds(self, player: int, wanted: float, moves_left: int, elapsed: float = 0.0,
+                   moves_most: int | None = None) -> float:
         """What an engine may spend on this move: its level's `wanted` seconds, cut to
         what the clock allows with a margin, so the AI never loses on time.
 
         Under a game clock the time left is shared over `moves_left`, the game's
-        estimate of the engine's remaining moves.
+        estimate of the engine's remaining moves, once RESERVE_PER_MOVE is kept back for
+        each move after this one that the rules still allow (`moves_most`, the game's
+        `moves_left_most`; None: no bound, nothing kept).
         """
         left = self.left(player, elapsed)
         if left is None:
             return wanted
         if self.control.kind is ClockKind.GAME:
-            share = left / max(1, moves_left)
+            later = max(0, (moves_most or 0) - 1)
+            share = max(0.0, left - later * RESERVE_PER_MOVE) / max(1, moves_left)
         else:
             share = left
         return max(LEAST_SECONDS, min(wanted, share * SAFETY_SHARE - SAFETY_SECONDS))

@@ -230,6 +230,12 @@ class Pillars(Game):
         empty cells beyond 20; between 2 and 12."""
         return max(2, min(self.moves_estimate, (self.empty - 20) // 5))
 
+    def moves_left_most(self, player: int) -> int | None:
+        """A move fills a cell at least and the players take turns: the mover has at most
+        half the empty cells (rounded up) still to fill, the other at most half rounded
+        down."""
+        return (self.empty + (player == self.to_move)) // 2
+
     def legal_moves(self) -> list[PMove]:
         """Every rectangle, each followed by its claiming twin while the mover may claim."""
         if self.is_over:

@@ -55,6 +55,26 @@ def test_the_ai_never_plans_past_its_clock() -> None:
     assert Clock.start(TimeControl.none(), 2).ai_seconds(0, 25.0, 1) == 25.0
 
 
+def test_a_long_game_of_quick_moves_never_runs_out_of_a_game_clock() -> None:
+    """Pillars plans for two more moves once the exact solver should take over, but the
+    rules may allow many more (a busy machine solves later): with each of them kept its
+    least time and an overhead beyond the budget (here 8 ms a move), the clock lasts."""
+    from rules.clock import LEAST_SECONDS, RESERVE_PER_MOVE
+
+    clock = Clock.start(TimeControl(ClockKind.GAME, 5), 2)
+    most = 45
+    for moves_most in range(most, 0, -1):
+        budget = clock.ai_seconds(0, float("inf"), moves_left=2, moves_most=moves_most)
+        clock.charge(0, budget + 0.008)
+        assert not clock.flagged(0), f"ran out with {moves_most - 1} moves to go"
+    # without the bound the same game runs out
+    clock = Clock.start(TimeControl(ClockKind.GAME, 5), 2)
+    for _ in range(most):
+        clock.charge(0, clock.ai_seconds(0, float("inf"), moves_left=2) + 0.008)
+    assert clock.flagged(0)
+    assert RESERVE_PER_MOVE > LEAST_SECONDS + 0.008
+
+
 def test_time_controls_read_and_write_their_text() -> None:
     for text in ("none", "move:10", "game:300", "game:0.5"):
         assert TimeControl.parse(text).key() == text

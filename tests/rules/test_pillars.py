@@ -240,3 +240,14 @@ def test_greedy_moves_fill_the_largest_rectangle_but_never_the_last_cell() -> No
     game = diagonal("AbAj", "FaJe", "BaBa", "BfEj", "CaEb")
     assert game.empty > 1 and all(
         (m[2] - m[0] + 1) * (m[3] - m[1] + 1) < game.empty for m in game.greedy_moves())
+
+
+def test_the_most_moves_left_are_half_the_empty_cells_the_mover_rounding_up() -> None:
+    game = Pillars.new(None, seed=1)
+    assert game.empty == 90 and game.moves_left_most(0) == game.moves_left_most(1) == 45
+    rng = random.Random(3)
+    while not game.is_over:
+        mover, other = game.to_move, 1 - game.to_move
+        assert game.moves_left_most(mover) == (game.empty + 1) // 2
+        assert game.moves_left_most(other) == game.empty // 2
+        game.play(rng.choice(game.legal_moves()))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from rules import MoveError
+from rules.clock import RESERVE_PER_MOVE
 from rules.pillars import LAST_CELL, Pillars
 from tests.tui.test_contest import AGE, FakeTime, TimedLines, play, refused
 
@@ -43,14 +44,16 @@ def test_the_five_seconds_are_shared_over_the_game() -> None:
     now = FakeTime()
     stdin = TimedLines(PILLARS + "Start\nBaBa\nCaCa\nQuit\n", now, wait=2.0)
     run = play(Pillars, stdin, script=["AbAj", "FaJe", "BfEj"], think=0.5, now=now)
-    # the moves that need thought: a fifth of the empty cells beyond 20, at most 12
-    # 90 empty: 12 moves planned; the first reply also pays the start-up
+    # the moves that need thought: a fifth of the empty cells beyond 20, at most 12;
+    # kept back first: RESERVE_PER_MOVE for each later move the rules allow (the mover's
+    # half of the empty cells, rounded up). 90 empty: 12 moves planned, 44 kept for; the
+    # first reply also pays the start-up
     left = CONTEST_SECONDS - AGE
-    first = left / 12 * 0.8 - 0.05
+    first = (left - 44 * RESERVE_PER_MOVE) / 12 * 0.8 - 0.05
     left -= 0.5
-    second = left / 12 * 0.8 - 0.05  # 80 empty: still 12
+    second = (left - 39 * RESERVE_PER_MOVE) / 12 * 0.8 - 0.05  # 80 empty: still 12
     left -= 0.5
-    third = left / 6 * 0.8 - 0.05  # 54 empty: (54 - 20) // 5
+    third = (left - 26 * RESERVE_PER_MOVE) / 6 * 0.8 - 0.05  # 54 empty: (54 - 20) // 5
     assert run.engine.seconds == pytest.approx([first, second, third])
     assert sum(run.engine.seconds) < CONTEST_SECONDS  # type: ignore[arg-type]
 

@@ -346,7 +346,8 @@ def _session_seconds(contest: Contest, clock: Clock, game: Game, player: int,
         return max(MIN_SEARCH, contest.time_limit - elapsed)
     if not clock.control.limited:
         return None
-    return clock.ai_seconds(player, math.inf, game.moves_left_estimate(player), elapsed)
+    return clock.ai_seconds(player, math.inf, game.moves_left_estimate(player), elapsed,
+                            game.moves_left_most(player))
 
 
 # ----- which engine: native kernels, the JIT's, or a search that needs no compiling --------

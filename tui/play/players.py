@@ -97,7 +97,8 @@ class AIPlayer(Player):
         budget = engine.budget(self.level)
         wanted = budget.seconds if self.seconds is None else self.seconds
         seat = game.to_move
-        seconds = clock.ai_seconds(seat, wanted, game.moves_left_estimate(seat))
+        seconds = clock.ai_seconds(seat, wanted, game.moves_left_estimate(seat),
+                                   moves_most=game.moves_left_most(seat))
         began = time.perf_counter()
         result = engine.search(game, budget.with_seconds(seconds), stop, info)
         return Verdict(result.move, time.perf_counter() - began, result=result)

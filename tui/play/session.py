@@ -502,7 +502,8 @@ class Session:
         if self.control.limited:
             seconds = self.clock.ai_seconds(self.to_move, float("inf"),
                                             self.game.moves_left_estimate(self.to_move),
-                                            self.elapsed())
+                                            self.elapsed(),
+                                            self.game.moves_left_most(self.to_move))
         return AIRequest(self.generation, self.game.copy(), level, purpose, seconds)
 
     def is_current(self, request: AIRequest | ProgramRequest) -> bool:
