@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rules import ClockKind, PlayerSpec, Termination, TimeControl
+from rules.clock import RESERVE_PER_MOVE
 from rules.loaps import Loaps
 from tests.rules.test_loaps import SAMPLES
 from tui.play.session import Session
@@ -60,10 +61,11 @@ def test_a_native_file_continues_with_the_seconds_it_gives() -> None:
 
 def test_the_ai_shares_its_clock_over_the_moves_left_before_the_limit() -> None:
     # blue has 40.7 s for at most 23 more moves (50 - 27), planned as at least a sixth
-    # of them (3), less the clock's safety share
+    # of them (3), once each of the 22 after this one is kept its RESERVE_PER_MOVE, less
+    # the clock's safety share
     s = Session(Loaps.from_native(SAMPLES[2]), (HUMAN, AI), now=FakeClock())
-    assert s.game.moves_left_estimate(1) == 3
-    assert s.request().seconds == pytest.approx(40.7 / 3 * 0.8 - 0.05)
+    assert s.game.moves_left_estimate(1) == 3 and s.game.moves_left_most(1) == 23
+    assert s.request().seconds == pytest.approx((40.7 - 22 * RESERVE_PER_MOVE) / 3 * 0.8 - 0.05)
     assert Loaps.new().moves_left_estimate(0) == 8  # a typical game, not all 50
 
 
