@@ -21,6 +21,8 @@ class LinesPanel(Static):
 
     DEFAULT_CSS = "LinesPanel { text-wrap: nowrap; text-overflow: ellipsis; }"
 
+    _wrapped: str | None = None  # a text shown wrapped to the panel's width (on resize too)
+
     def show_lines(self, analysis: Analysis) -> None:
         self._wrapped = None
         rows = []
@@ -38,8 +40,6 @@ class LinesPanel(Static):
                 row.append(whole[len(pv[0]):], style="dim")
             rows.append(row)
         self.update(Text("\n").join(rows))
-
-    _wrapped: str | None = None  # a text shown wrapped to the panel's width (on resize too)
 
     def show_text(self, text: str, wrap: bool = False) -> None:
         self._wrapped = text if wrap else None
