@@ -71,6 +71,15 @@ class SearchResult:
     def nps(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def verdict(self) -> str:
+        """The score in words for the mover: "eval +12", or "proven win" ("loss",
+        "draw") once the end is seen (a proven score's number is a distance to the end,
+        not an evaluation)."""
+        if not self.exact:
+            return f"eval {self.score:+d}"
+        return "proven " + ("win" if self.score > 0 else "loss" if self.score < 0 else "draw")
+
 
 InfoCallback = Callable[[SearchResult], None]
 

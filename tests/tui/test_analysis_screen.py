@@ -217,6 +217,13 @@ async def test_a_lines_pv_keeps_from_to_moves_apart() -> None:
                          "red")
         await pilot.pause()
         assert text_of(engine).splitlines()[2] == "line f5 e5   d2 b2"
+        assert text_of(engine).splitlines()[0] == "depth 9  red eval +30"
+        # a proven result in words: its number counts the plies to the end
+        lost = SearchResult("L1", "L1", 5, 61, -999992, ["L1", "L4"], 0.01, exact=True)
+        assert lost.verdict == "proven loss"
+        engine.show_info(lost, "O")
+        await pilot.pause()
+        assert text_of(engine).splitlines()[0] == "proven loss for O"
 
 
 def line_of(plies: int) -> tuple[PahTum, list]:

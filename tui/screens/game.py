@@ -623,7 +623,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         mover = request.game.seat_name(request.game.to_move)
         self.query_one(EnginePanel).show_info(result, mover)
         self.board.show_hint(result.move)
-        self.status(f"Hint: {result.move_text} (eval {result.score:+d}).")
+        self.status(f"Hint: {result.move_text} ({result.verdict}).")
 
     def _cancel_search(self, turn_too: bool = True) -> None:
         """Stop the search or the program under way (its answer is dropped)."""

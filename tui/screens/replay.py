@@ -337,7 +337,7 @@ class ReplayScreen(OverlayView, BoardScreen):
         mover = game.seat_name(game.to_move)
         panel.show_info(message.result, mover)
         self._say(f"{self._describe()} AI: {mover}'s best is {message.result.move_text} "
-                  f"(eval {message.result.score:+d}).")
+                  f"({message.result.verdict}).")
 
     def _say(self, text: str) -> None:
         self._status = printable(text)

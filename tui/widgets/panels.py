@@ -144,15 +144,15 @@ class EnginePanel(Static):
         return Text("\n").join(lines)
 
     def show_info(self, info: SearchResult, mover: str) -> None:
-        """Depth (or "proven win/loss/draw" once solved), the score for `mover`, best move,
+        """Depth and the evaluation for `mover` (once solved, "proven win/loss/draw for"
+        `mover`: a proven score's number is a distance, not an evaluation), best move,
         speed, line."""
         self._wrapped = None
-        kind = f"depth {info.depth}"
-        if info.exact:
-            kind = "proven " + ("win" if info.score > 0 else "loss" if info.score < 0 else "draw")
+        head = f"{info.verdict} for {mover}" if info.exact else \
+            f"depth {info.depth}  {mover} {info.verdict}"
         line = join_moves(info.pv[:12]) if len(info.pv) > 1 else info.move_text
         # the best move on the second line: a from-to move ("c7 c5") would not fit the first
-        self.update(Text(f"{kind}  {mover} eval {info.score:+d}\n"
+        self.update(Text(f"{head}\n"
                          f"best {info.move_text}  {_count(info.nodes)} nodes  "
                          f"{_count(info.nps)}/s\n"
                          f"line {line}", no_wrap=True, overflow="ellipsis"))
