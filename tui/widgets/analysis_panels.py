@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.widgets.panels import join_moves
+from tui.widgets.panels import join_moves, move_gap
 
 if TYPE_CHECKING:
     from ai.analysis import Analysis
@@ -74,9 +74,7 @@ class LineMoves(Static):
             self.update(Text("no moves yet:\nplay one on the board", style="dim"))
             return
         w = max(2, *(len(t) for t in texts))
-        # the moves of a round apart: by three where a move has a space inside ("e1 e3",
-        # as the game's moves panel does), else by one
-        gap = " " * (3 if any(" " in t for t in texts) else 1)
+        gap = move_gap(texts)  # between the moves of a round
         width = 4 + w * players + len(gap) * (players - 1) + 1
         per_row = max(1, (self.content_size.width + 1) // (width + 1))
         rounds = [list(range(i, min(i + players, len(texts))))

@@ -14,10 +14,14 @@ from textual.widgets import Static
 from tui.play.session import Session
 
 
+def move_gap(texts: Sequence[str]) -> str:
+    """What sets moves apart in a row: three spaces where a move has a space inside
+    ("e1 e3   g3 f2", as the moves panel sets them), else one."""
+    return " " * (3 if any(" " in t for t in texts) else 1)
+
+
 def join_moves(texts: Sequence[str]) -> str:
-    """Moves in a row: three spaces apart where a move has a space inside ("e1 e3   g3
-    f2", as the moves panel sets them), else one."""
-    return (" " * (3 if any(" " in t for t in texts) else 1)).join(texts)
+    return move_gap(texts).join(texts)
 
 if TYPE_CHECKING:
     from ai.engine import SearchResult
