@@ -553,15 +553,16 @@ def _unlink(path: Path) -> None:
 
 
 def default_name(
-    game_name: str, folder: Path | str | None = None, now: datetime | None = None
+    game_name: str, folder: Path | str | None = None, now: datetime | None = None,
+    suffix: str = SUFFIX,
 ) -> str:
     """`pahtum-2026-11-22-0712.arena.json`; with `folder`, a -2, -3 suffix avoids clobbering."""
     stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M")
-    name = f"{game_name}-{stamp}{SUFFIX}"
+    name = f"{game_name}-{stamp}{suffix}"
     if folder is not None:
         n = 2
         while (Path(folder) / name).exists():
-            name = f"{game_name}-{stamp}-{n}{SUFFIX}"
+            name = f"{game_name}-{stamp}-{n}{suffix}"
             n += 1
     return name
 

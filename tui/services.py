@@ -400,13 +400,31 @@ class Services:
         folder = self.saves_folder()
         return folder, list_saves(folder, native=True)  # it cleans what killed saves left
 
-    def default_name(self, game_name: str, suffix: str | None = None) -> str:
-        """A fresh file name for a save (or, with `suffix`, an export) of `game_name`."""
+    def default_name(self, game_name: str, suffix: str | None = None,
+                     own: Path | None = None) -> str:
+        """The name a save (or, with `suffix`, an export) of `game_name` is offered: `own`,
+        the named save the game came from, when it is in the saves folder; else a fresh
+        name, one no file in the folder has."""
         from saves.store import SUFFIX, default_name
 
-        if suffix is None:
-            return default_name(game_name, self.saves_folder())
-        return default_name(game_name).removesuffix(SUFFIX) + suffix
+        folder = self.saves_folder()
+        if suffix is None and own is not None and own.parent == folder.resolve():
+            return own.name
+        return default_name(game_name, folder, suffix=suffix or SUFFIX)
+
+    def replaced(self, name: str, suffix: str, own: Path | None = None) -> str | None:
+        """The file that writing `name` would replace, other than `own` (the game's own
+        save, which saving again is meant to replace); None when there is none."""
+        from saves.format import SaveError
+        from saves.store import path_in
+
+        try:
+            path = path_in(self.saves_folder(), name, suffix)
+        except (SaveError, OSError):
+            return None  # the name's own problem is told by name_problem
+        if path == own or not (path.exists() or path.is_symlink()):
+            return None
+        return path.name
 
     @staticmethod
     def name_problem(name: str, suffix: str) -> str | None:
@@ -429,6 +447,7 @@ class Services:
         path = path_in(self.saves_folder(), name, SUFFIX)
         write_save(path, self._doc(session))
         session.mark_saved()
+        session.saved_to = path
         self._clear_own_autosave(session)  # the game is in a named save now
         return path
 
@@ -475,6 +494,7 @@ class Services:
             session = Session(game, participants, now=self.now)
         else:
             session = self.session_from_doc(*read_save(path))
+            session.saved_to = path.resolve()
         session.mark_saved()
         return session
 

@@ -145,6 +145,8 @@ def test_default_name(tmp_path: Path) -> None:
     assert default_name("pahtum", tmp_path, when) == "pahtum-2026-11-22-0712-2.arena.json"
     assert default_name("pousse").startswith("pousse-")
     assert default_name("x").endswith(".arena.json")
+    (tmp_path / "pahtum-2026-11-22-0712.txt").write_text("")  # an export's name too
+    assert default_name("pahtum", tmp_path, when, ".txt") == "pahtum-2026-11-22-0712-2.txt"
 
 
 def test_export_and_load_native(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_app import FakeClock, app_for, nearest, play_by_keys, seats, text_of, wait_engine
@@ -305,20 +306,32 @@ async def test_a_player_name_that_is_no_text_loads_and_saves_again(tmp_path: Pat
 
 
 # ----- names that would leave the folder ---------------------
+async def name_dialog_after_a_move(app: ArenaApp, pilot: Any, key: str) -> NameDialog:
+    """Play a move on the board, then open the name dialog `key` opens (keys, spaced)."""
+    screen = app.screen
+    await play_by_keys(pilot, screen.board, nearest(screen.board))
+    await pilot.press(*key.split())
+    await pilot.pause()
+    assert isinstance(app.screen, NameDialog)
+    return app.screen
+
+
+async def give_name(pilot: Any, dialog: NameDialog, name: str | None) -> None:
+    """Submit `name` (None: what the dialog holds) with Enter."""
+    if name is not None:
+        dialog.query_one(Input).value = name
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 @pytest.mark.parametrize("key", ["s", "e p", "e r"])  # save; export a position, a record
 async def test_a_name_with_a_path_is_refused_in_the_dialog(key: str, tmp_path: Path) -> None:
     folder = tmp_path / "saves"
     app = app_for(FIRST, save_dir=folder)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        await play_by_keys(pilot, screen.board, nearest(screen.board))
-        await pilot.press(*key.split())
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, NameDialog)
-        dialog.query_one(Input).value = "../../escape"
-        await pilot.press("enter")
-        await pilot.pause()
+        dialog = await name_dialog_after_a_move(app, pilot, key)
+        await give_name(pilot, dialog, "../../escape")
         assert app.screen is dialog  # still asking, saying why in one line
         error = text_of(dialog.query_one("#name-error"))
         assert "cannot contain" in error and "\n" not in error
@@ -327,6 +340,48 @@ async def test_a_name_with_a_path_is_refused_in_the_dialog(key: str, tmp_path: P
         assert app.screen is screen
     written = [p for p in tmp_path.rglob("*") if p.is_file() and "autosave" not in p.parts]
     assert written == []
+
+
+# ----- names that are taken ---------------------
+@pytest.mark.parametrize(("key", "suffix"), [("s", ".arena.json"), ("e p", ".txt"),
+                                             ("e r", ".arena.txt")])
+async def test_a_name_another_file_has_is_asked_about_before_it_is_replaced(
+        key: str, suffix: str, tmp_path: Path) -> None:
+    taken = tmp_path / f"mid game{suffix}"
+    taken.write_text("another game\n")
+    app = app_for(FIRST, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        dialog = await name_dialog_after_a_move(app, pilot, key)
+        assert not (tmp_path / dialog.query_one(Input).value).exists()  # offered: a new name
+        await give_name(pilot, dialog, "mid game")
+        assert app.screen is dialog and taken.read_text() == "another game\n"
+        error = text_of(dialog.query_one("#name-error"))
+        assert error == (f"mid game{suffix} exists: "
+                         f"{'Save' if key == 's' else 'Export'} again to replace it")
+        await give_name(pilot, dialog, "mid game ")  # an edit asks again
+        assert app.screen is dialog and taken.read_text() == "another game\n"
+        await give_name(pilot, dialog, None)  # given again: replaced
+        assert app.screen is screen
+        assert taken.read_text() != "another game\n"
+
+
+async def test_saving_again_offers_the_games_own_save_and_replaces_it_without_asking(
+        tmp_path: Path) -> None:
+    app = app_for(FIRST, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await give_name(pilot, await name_dialog_after_a_move(app, pilot, "s"), "mine")
+        for _ in range(2):  # saved by name, then loaded from it: the same file is offered
+            dialog = await name_dialog_after_a_move(app, pilot, "s")
+            assert dialog.query_one(Input).value == "mine.arena.json"
+            await give_name(pilot, dialog, None)
+            assert app.screen is screen and screen._status.endswith("/mine.arena.json.")
+            await pilot.press("l", "enter")
+            await pilot.pause()
+            assert screen._status == "Loaded mine.arena.json."
+    assert [p.name for p in tmp_path.glob("*.arena.json")] == ["mine.arena.json"]
+    assert len(json.loads((tmp_path / "mine.arena.json").read_text())["moves"]) == 3
 
 
 # ----- the status line ---------------------

@@ -20,6 +20,8 @@ from rules.codecs import codec_of
 from rules.outcome import FORFEITS, Outcome, Termination
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tui.play.jury import Verdict
 
 
@@ -103,6 +105,7 @@ class Session:
         self.redo_stack: list[Hashable] = []
         self.generation = 0
         self.saved_generation: int | None = 0  # when last saved or loaded by name
+        self.saved_to: Path | None = None  # the named save it was last saved to or loaded from
         self.token = object()  # which game this is, for the autosave (a load brings its own)
         self.setup_options: dict[str, Any] | None = None  # as chosen, before a seed resolved them
 

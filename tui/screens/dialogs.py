@@ -52,20 +52,25 @@ class NameDialog(ModalScreen[str | None]):
     """Ask for a file name in `folder`; dismisses with the name or None.
 
     `check` returns why a name is refused (None: fine); a refused name stays in the
-    dialog with that one line under it, and nothing is written.
+    dialog with that one line under it, and nothing is written. `replaced` names the file
+    a name would replace (None: none): the dialog says so and takes the name only when it
+    is given again, so another saved game is never written over by a stray Enter.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), *BUTTON_KEYS]
     AUTO_FOCUS = "Input"
 
     def __init__(self, title: str, folder: Path, default: str, action: str = "Save",
-                 check: Callable[[str], str | None] | None = None) -> None:
+                 check: Callable[[str], str | None] | None = None,
+                 replaced: Callable[[str], str | None] | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.folder = folder
         self.default = default
         self.action = action
         self.check = check
+        self.replaced = replaced
+        self._replacing: str | None = None  # the name whose replacing was asked about
 
     def compose(self) -> ComposeResult:
         from tui.screens.common import short_path
@@ -84,6 +89,7 @@ class NameDialog(ModalScreen[str | None]):
 
     def on_input_changed(self) -> None:
         self.query_one("#name-error", Static).update("")
+        self._replacing = None
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "ok":
@@ -97,6 +103,11 @@ class NameDialog(ModalScreen[str | None]):
             self.dismiss(None)
             return
         problem = self.check(name) if self.check is not None else None
+        if not problem and name != self._replacing and self.replaced is not None:
+            there = self.replaced(name)
+            if there:
+                problem = f"{there} exists: {self.action} again to replace it"
+                self._replacing = name
         if problem:
             self.query_one("#name-error", Static).update(printable(problem))
             self.query_one(Input).focus()

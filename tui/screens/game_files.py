@@ -61,14 +61,16 @@ class FileActions:
         """Ask for a name and save; `then` runs after a successful save (quit, new game)."""
         from saves.store import SUFFIX
 
+        own = self.session.saved_to
         try:
             folder = self.services.saves_folder()
-            default = self.services.default_name(self.session.game.name)
+            default = self.services.default_name(self.session.game.name, own=own)
         except Exception as err:  # noqa: BLE001 - one line in the status, game untouched
             self.status(f"Cannot save: {err}")
             return
         dialog = NameDialog("Save the game", folder, default,
-                            check=lambda name: self.services.name_problem(name, SUFFIX))
+                            check=lambda name: self.services.name_problem(name, SUFFIX),
+                            replaced=lambda name: self.services.replaced(name, SUFFIX, own))
         self._file_dialog(dialog, lambda name: self._save_to(name, then))
 
     def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
@@ -151,7 +153,8 @@ class FileActions:
             return
         self._file_dialog(NameDialog(
             title, folder, default, "Export",
-            check=lambda name: self.services.name_problem(name, suffix)),
+            check=lambda name: self.services.name_problem(name, suffix),
+            replaced=lambda name: self.services.replaced(name, suffix)),
             lambda name: self._export_to(name, kind == "record"))
 
     def _export_to(self, name: str | None, record: bool = False) -> None:
