@@ -471,6 +471,26 @@ def write_autosave(folder: Path | str, doc: SaveDoc) -> None:
             autosave_path(folder).unlink()
 
 
+def keep_unfinished(folder: Path | str, game: str) -> Path | None:
+    """Move the unfinished game in `game`'s autosave slot among the named saves (a fresh
+    name, `<game>-unfinished-<when it was played>`), before a new game of that kind takes
+    the slot; its new path, or None when the slot holds no game to keep. SaveError (one
+    line) and nothing moved if the disk refuses."""
+    for path in (autosave_path(folder, game), autosave_path(folder)):
+        got = _read_one(path)  # a damaged one is set aside
+        if got is None or got[0].game != game:
+            continue
+        when = datetime.fromtimestamp(os.stat(path).st_mtime)
+        kept = Path(folder) / default_name(f"{game}-unfinished", folder, when)
+        try:
+            os.rename(path, kept)
+        except OSError as err:
+            raise SaveError(f"could not keep the unfinished game: {_os_reason(err)}") from None
+        _sync_dir(kept.parent)
+        return kept
+    return None
+
+
 def _set_aside(path: Path) -> None:
     """Move a damaged autosave out of the way, kept for a look (replacing an older one)."""
     with contextlib.suppress(OSError):

@@ -508,29 +508,40 @@ class Services:
         return Session(game, seated, match=match, clock=doc.clock, now=self.now)
 
     # ----- the autosaves: each game's unfinished game --------------------------------------
-    def autosave(self, session: Session) -> None:
+    def autosave(self, session: Session) -> str | None:
         """After a change: keep `session` for Resume (its game's slot) while it is in
         progress and in no named save; drop that autosave once the game is over, if it
         holds this game. A game just loaded or saved by name leaves the autosaves as they
         are (one may hold the game before it). The document is made here (a snapshot); the
         writer thread puts it on disk. A new line not yet confirmed is not saved: the
-        autosave keeps the line it left."""
+        autosave keeps the line it left.
+
+        Another unfinished game in the slot (from an earlier run, or the game on screen
+        before a load) is first moved among the named saves; the line saying so is
+        returned, for the person (None: nothing was moved)."""
         if session.old_line is not None:
-            return
+            return None
         if not session.in_progress:
             self._clear_own_autosave(session)
-            return
+            return None
         if not session.unsaved:
-            return
-        from saves.store import write_autosave
+            return None
+        from saves.store import keep_unfinished, write_autosave
 
+        name, kept = session.game.name, None
         try:
             folder, doc = self.saves_folder(), self._doc(session)
+            if self._autosaved.get(name) is not session.token:
+                self.writer.flush()  # the slot as the writes before this one left it
+                kept = keep_unfinished(folder, name)
         except Exception as err:  # noqa: BLE001 - reported on the screen, the game goes on
             self.writer.error = str(err)
-            return
-        self._autosaved[session.game.name] = session.token
+            return None
+        self._autosaved[name] = session.token
         self.writer.submit(lambda: write_autosave(folder, doc))
+        if kept is None:
+            return None
+        return f"The unfinished {session.game.title} game is kept as {kept.name}: l loads it."
 
     def _clear_own_autosave(self, session: Session) -> None:
         """Remove the game's autosave if it holds `session` (another game's stays)."""

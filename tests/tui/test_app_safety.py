@@ -211,6 +211,64 @@ async def test_each_game_keeps_its_own_unfinished_game(tmp_path: Path) -> None:
         assert len(screen.session.game.history) == 1
 
 
+async def test_a_new_game_of_the_same_kind_keeps_the_unfinished_one_among_the_saves(
+        tmp_path: Path) -> None:
+    """A game left under Resume is never lost to the next game of its kind: at that game's
+    first move it moves among the named saves, and the person is told where; a resumed
+    game goes on in its own slot."""
+    history = []
+    for run in range(2):  # a game of one move, quit; then a new game of two moves
+        app = app_for(FIRST, save_dir=tmp_path)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            for _ in range(run + 1):
+                await play_by_keys(pilot, screen.board, nearest(screen.board))
+            history.append(list(screen.session.game.history))
+            assert len(autosaved(app, tmp_path)["moves"]) == run + 1
+            notes = [n.message for n in app._notifications]
+            kept = sorted(tmp_path.glob(f"{FIRST}-unfinished-*.arena.json"))
+            assert len(kept) == run
+            if run:
+                assert notes == [f"The unfinished {get_game(FIRST).title} game is kept as "
+                                 f"{kept[0].name}: l loads it."]
+                assert app.services.load_session(kept[0]).game.history == history[0]
+            await pilot.press("ctrl+q", "q")
+            await pilot.pause()
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")  # Resume: the game of two moves goes on in its slot
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.session.game.history == history[1]
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        assert len(autosaved(app, tmp_path)["moves"]) == 3
+        assert not list(app._notifications)
+    assert len(list(tmp_path.glob(f"{FIRST}-unfinished-*.arena.json"))) == 1
+
+
+def test_keep_unfinished_moves_only_that_games_autosave(tmp_path: Path) -> None:
+    from saves.format import doc_from_game
+    from saves.store import keep_unfinished, write_autosave
+
+    assert keep_unfinished(tmp_path, FIRST) is None  # no slot yet
+    other = next(n for n in game_names() if n != FIRST)
+    for name in (FIRST, other):
+        game = get_game(name).new(None, seed=1)
+        game.play(game.legal_moves()[0])
+        write_autosave(tmp_path, doc_from_game(game, [PlayerSpec.human()] * game.players))
+    kept = keep_unfinished(tmp_path, FIRST)
+    assert kept is not None and kept.parent == tmp_path
+    assert kept.name.startswith(f"{FIRST}-unfinished-") and kept.name.endswith(".arena.json")
+    assert not autosave_path(tmp_path, FIRST).exists()
+    assert autosave_path(tmp_path, other).exists()  # another kind's stays in its slot
+    assert keep_unfinished(tmp_path, FIRST) is None
+    old = autosave_path(tmp_path)  # an older Arena's one slot, holding the other game
+    autosave_path(tmp_path, other).rename(old)
+    assert keep_unfinished(tmp_path, FIRST) is None and old.exists()
+    assert keep_unfinished(tmp_path, other) is not None and not old.exists()
+    assert len(list(tmp_path.glob("*-unfinished-*.arena.json"))) == 2
+
+
 def test_an_old_single_autosave_still_resumes(tmp_path: Path) -> None:
     """An older Arena's one slot (last.arena.json) resumes as its game's, until that game
     is autosaved again."""
@@ -585,7 +643,8 @@ async def test_n_after_a_move_offers_to_save_first_and_says_what_resume_keeps() 
         dialog = app.screen
         assert isinstance(dialog, ChoiceDialog)
         assert dialog.query("#save")  # "Save first"
-        assert "until the next Pah-Tum game's first move" in screen.leaving_note(new_game=True)
+        note = screen.leaving_note(new_game=True)
+        assert "until the next Pah-Tum game's first move, then among the saves" in note
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen and screen.session.game.history

@@ -322,9 +322,11 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self._next_turn()
 
     def _autosave(self) -> None:
-        self.services.autosave(self.session)
+        kept = self.services.autosave(self.session)
         if (error := self.services.take_write_error()) is not None:
             self.status(f"Autosave failed: {error}")
+        elif kept is not None and self.is_attached:
+            self.notify(kept, timeout=12)  # outlasts the status lines of the moves after
 
     def _next_turn(self) -> None:
         """After a change: the game over, a person's turn (nothing to do), or a machine's,
@@ -704,15 +706,15 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         """What leaving the game on the board does to it, for the questions that leave
         (`save_key`: the question's key for saving first).
 
-        The autosave holds one unfinished game of each kind: the next game of the same
-        kind replaces it with its first move."""
+        The autosave holds one unfinished game of each kind: at the next game of the same
+        kind's first move it moves among the named saves (`Services.autosave`)."""
         s = self.session
         title = s.game.title
         if not s.unsaved:
             return "This game is saved." if s.game.history else ""
         if s.in_progress and new_game:
             return (f"This game stays under Resume {title} on the menu until the next {title} "
-                    f"game's first move; {save_key} saves it by name.")
+                    f"game's first move, then among the saves; {save_key} saves it by name.")
         if s.in_progress:
             return f"This game is kept: Resume {title} on the menu brings it back."
         return f"This finished game is not saved: {save_key} saves it first."
