@@ -421,12 +421,18 @@ def rename_save(folder: Path | str, old: Path | str, new_name: str) -> Path:
     new = rename_target(folder, old, new_name)
     if new.name == old.name:
         return new
+    _move(old, new, f"could not rename {_quoted(old.name)}")
+    return new
+
+
+def _move(old: Path, new: Path, failure: str) -> None:
+    """Rename `old` to `new` in one step, the folder synced; SaveError (`failure`: the
+    reason) and nothing changed if the disk refuses."""
     try:
         os.rename(old, new)
     except OSError as err:
-        raise SaveError(f"could not rename {_quoted(old.name)}: {_os_reason(err)}") from None
+        raise SaveError(f"{failure}: {_os_reason(err)}") from None
     _sync_dir(new.parent)
-    return new
 
 
 def delete_save(path: Path | str, folder: Path | str | None = None) -> None:
@@ -482,11 +488,7 @@ def keep_unfinished(folder: Path | str, game: str) -> Path | None:
             continue
         when = datetime.fromtimestamp(os.stat(path).st_mtime)
         kept = Path(folder) / default_name(f"{game}-unfinished", folder, when)
-        try:
-            os.rename(path, kept)
-        except OSError as err:
-            raise SaveError(f"could not keep the unfinished game: {_os_reason(err)}") from None
-        _sync_dir(kept.parent)
+        _move(path, kept, "could not keep the unfinished game")
         return kept
     return None
 
