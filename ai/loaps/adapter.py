@@ -88,15 +88,16 @@ class LoapsAdapter(Adapter):
     # two random moves: red 15, blue 3, 2 draws), and past depth 11 more search buys little:
     # max (5 s, depth 12-14) beat a hard searching 0.5 s (depth 10-11) in only 60.8% of 120
     # games, and at 10 s in 60.0%. Below that every ply counts, so the levels are spaced by
-    # depth: medium stops at 4 and hard at 9 (`arena match loaps ai:max ai:hard -n 40
-    # --clock none`, seeds 1, 101, 201, 301 and 401: max 71.0% of 200 games, 65.0-78.8% a
-    # seed; hard beat medium 93.8% and medium beat easy 98.8%, seeds 1 and 101).
+    # depth: medium stops at 4 and hard at 7 (`arena match loaps ai:max ai:hard -n 40
+    # --clock none`, 2026-11-28: max against hard at 9 scored 66.9% on seeds 1, 301, 401
+    # and 501, at 8 71.9% (61.3-83.8% a seed), at 7 78.8% and 81.2% on seeds 401 and 1;
+    # hard at 7 beat medium 90.0% on seed 1, and medium beat easy 98.8%).
     # Against loaps_bot (a C alpha-beta program) at the contest's 60 s a side, Arena as the
     # contest program (max) scored 215 of 280 match points over seven seeds (76.8%).
     levels = {
         "easy": Budget(seconds=0.1, max_depth=2, noise=150),
         "medium": Budget(seconds=0.1, max_depth=4),
-        "hard": Budget(seconds=0.5, max_depth=9),
+        "hard": Budget(seconds=0.5, max_depth=7),
         "max": Budget(seconds=5.0),
     }
     bench_budget = Budget(seconds=3600.0, max_depth=12)
