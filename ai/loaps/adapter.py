@@ -90,8 +90,8 @@ class LoapsAdapter(Adapter):
     # games, and at 10 s in 60.0%. Below that every ply counts, so the levels are spaced by
     # depth: medium stops at 4 and hard at 7 (`arena match loaps ai:max ai:hard -n 40
     # --clock none`, 2026-11-28: max against hard at 9 scored 66.9% on seeds 1, 301, 401
-    # and 501, at 8 71.9% (61.3-83.8% a seed), at 7 78.8% and 81.2% on seeds 401 and 1;
-    # hard at 7 beat medium 90.0% on seed 1, and medium beat easy 98.8%).
+    # and 501, at 8 71.9% (61.3-83.8% a seed), at 7 78.1% (76.2-81.2%); hard at 7 beat
+    # medium 86.9% on seeds 1 and 101, and medium beat easy 98.8%).
     # Against loaps_bot (a C alpha-beta program) at the contest's 60 s a side, Arena as the
     # contest program (max) scored 215 of 280 match points over seven seeds (76.8%).
     levels = {
