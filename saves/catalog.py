@@ -123,6 +123,8 @@ def preview(path: Path) -> Preview:
         moves = len(game.history)  # as the list counts them: the move to play, or all
         played = f"{moves} move{'' if moves == 1 else 's'}" if game.is_over else \
             f"move {move_to_play(moves, game.players)}"
+        if doc.match is not None and doc.match.index > 0:  # as the list says it
+            played = f"game {doc.match.index + 1} of {doc.match.length}, {played}"
         return Preview(game, f"{game.title} · {' v '.join(names)} · {played} · "
                              f"{_result(game, names)}")
     except (SaveError, RulesError) as err:  # the error names the file; the pane does too

@@ -243,6 +243,9 @@ def test_describe_save_names_the_game_of_a_match(tmp_path: Path) -> None:
     match.index = 1
     write_save(path, doc_from_game(game, PLAYERS, CLOCK, match=match))
     assert store.describe_save(path).startswith("Pah-Tum · game 2 of 2, move 2 · ")
+    from saves.catalog import preview  # the load dialog's preview says it too
+
+    assert " · game 2 of 2, move 2 · " in preview(path).line
 
 
 def test_describe_save_lists_every_player(tmp_path: Path) -> None:
