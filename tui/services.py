@@ -426,6 +426,13 @@ class Services:
             return None
         return path.name
 
+    def name_checks(self, suffix: str, own: Path | None = None
+                    ) -> dict[str, Callable[[str], str | None]]:
+        """A name dialog's two checks for a file of `suffix` in the saves folder (its
+        `check` and `replaced`; `own`: the game's own save, replaced without asking)."""
+        return {"check": lambda name: self.name_problem(name, suffix),
+                "replaced": lambda name: self.replaced(name, suffix, own)}
+
     @staticmethod
     def name_problem(name: str, suffix: str) -> str | None:
         """Why `name` cannot be a file in the saves folder (one line), or None."""

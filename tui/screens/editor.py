@@ -264,9 +264,7 @@ class EditorScreen(SizedScreen):
             self.say(f"Cannot save: {err}")
             return
         self.app.push_screen(NameDialog("Save the position", folder, default,
-                                        check=lambda n: self.services.name_problem(n, SUFFIX),
-                                        replaced=lambda n: self.services.replaced(n, SUFFIX)),
-                             self._save_to)
+                                        **self.services.name_checks(SUFFIX)), self._save_to)
 
     def _save_to(self, name: str | None) -> None:
         game = self._legal("save")
@@ -293,8 +291,7 @@ class EditorScreen(SizedScreen):
             return
         self.app.push_screen(NameDialog(
             "Export the position (native format)", folder, default, "Export",
-            check=lambda n: self.services.name_problem(n, NATIVE_SUFFIX),
-            replaced=lambda n: self.services.replaced(n, NATIVE_SUFFIX)), self._export_to)
+            **self.services.name_checks(NATIVE_SUFFIX)), self._export_to)
 
     def _export_to(self, name: str | None) -> None:
         from saves.store import NATIVE_SUFFIX, export_native, path_in

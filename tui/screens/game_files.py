@@ -69,8 +69,7 @@ class FileActions:
             self.status(f"Cannot save: {err}")
             return
         dialog = NameDialog("Save the game", folder, default,
-                            check=lambda name: self.services.name_problem(name, SUFFIX),
-                            replaced=lambda name: self.services.replaced(name, SUFFIX, own))
+                            **self.services.name_checks(SUFFIX, own))
         self._file_dialog(dialog, lambda name: self._save_to(name, then))
 
     def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
@@ -152,9 +151,7 @@ class FileActions:
             self.status(f"Cannot export: {err}")
             return
         self._file_dialog(NameDialog(
-            title, folder, default, "Export",
-            check=lambda name: self.services.name_problem(name, suffix),
-            replaced=lambda name: self.services.replaced(name, suffix)),
+            title, folder, default, "Export", **self.services.name_checks(suffix)),
             lambda name: self._export_to(name, kind == "record"))
 
     def _export_to(self, name: str | None, record: bool = False) -> None:
