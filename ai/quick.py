@@ -53,6 +53,9 @@ MAX_DEPTH = 128
 # The deadline comes this early: the work between two clock checks (one node's moves
 # and evaluation) must still fit, and on a loaded machine the process may wait for a CPU
 # for a scheduler's time slice or two (measured: 20-30 ms at a load of 4-5 on 2 cores).
+# Beyond it, the search stops once the widest gap seen between two of its clock checks
+# would no longer fit before the deadline: a node that costs more than the margin (a
+# huge board's evaluation), or a machine so busy that each check waits for a core.
 MARGIN_SECONDS = 0.01
 MARGIN_SHARE = 0.06
 MARGIN_MOST = 0.3
@@ -121,6 +124,8 @@ class Search:
         self.killers: dict[int, list[Any]] = {}
         self.history: dict[Any, int] = {}
         self.nodes = 0
+        self.checked = time.perf_counter()  # the last clock check
+        self.widest = 0.0  # the widest gap seen between two clock checks
         self.depth = 0  # the last depth completed
         self.value = 0.0  # and its value for the root player
         self.cut = False  # a leaf was evaluated, not played out: the depth's value is not exact
@@ -282,5 +287,10 @@ class Search:
         return (game.to_move == self.me) == (mover == self.me)
 
     def _tick(self) -> None:
-        if time.perf_counter() >= self.deadline:
+        now = time.perf_counter()
+        gap = now - self.checked
+        self.checked = now
+        if gap > self.widest:
+            self.widest = gap
+        if now + self.widest >= self.deadline:
             raise _Timeout

@@ -23,6 +23,7 @@ import time
 from collections.abc import Hashable
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -187,6 +188,20 @@ def test_a_huge_position_keeps_the_time() -> None:
         move, took = timed_choice(game, seconds)
         assert game.is_legal(move)
         assert took < seconds + 3 * SLACK, (seconds, took)
+
+
+def test_a_node_dearer_than_the_margin_keeps_the_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An evaluation of 130 ms, far past the 28 ms margin at 0.3 s: the clock check at 260 ms
+    # must see that another node would not fit (a fixed margin started it and took 0.39 s).
+    def slow(game: Game, player: int) -> float:
+        time.sleep(0.13)
+        return 0.0
+
+    monkeypatch.setattr(quick, "knowledge", lambda name: SimpleNamespace(evaluate=slow))
+    game = new_game("pahtum")
+    move, took = timed_choice(game, 0.3)
+    assert game.is_legal(move)
+    assert took < 0.3 + SLACK, took
 
 
 def test_no_time_at_all_still_gives_a_legal_move(game_name: str) -> None:
