@@ -56,7 +56,7 @@ class PlayersPanel(Static):
     PlayersPanel { text-wrap: nowrap; text-overflow: ellipsis; }
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"players-panel--seat-{i}" for i in range(SEATS)}
-    ROW = 16  # a row's columns besides the name and the unit: "▶ X ", " nnn ", "  ", clock
+    ROW = 15  # a row's columns besides the name and the unit: "▶ X ", " nnn ", " ", clock
     NAME = 16  # the name and the unit together take at least this, so rows keep their width
 
     _session: Session | None = None
@@ -88,7 +88,7 @@ class PlayersPanel(Static):
             text.append(f"{name} ", style=seat)
             text.append_text(clip(labels[mark], name_w, "bold" if turn else ""))
             said = unit if scores[mark] != 1 else unit.removesuffix("s")  # 1 pt, 1 line
-            text.append(f" {scores[mark]:>3} {said:<{len(unit)}}  ")
+            text.append(f" {scores[mark]:>3} {said:<{len(unit)}} ")
             left = session.clock_left(mark)
             if left is None:
                 text.append(f"{clock_text(session.clock_spent(mark)):>5}")

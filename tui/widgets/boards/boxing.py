@@ -35,7 +35,7 @@ from textual.binding import Binding
 from textual.geometry import Size
 
 from rules.boxing import HEIGHT, MAX_BOX, ROWS, UNUSABLE, VACANT, WIDTH, Boxing, cell_name
-from tui.widgets.boards.grid import GridBoard
+from tui.widgets.boards.grid import SIDE_WHOLE, GridBoard
 
 LABEL = 2  # the row letter and a space before the first cell
 TYPING = 1.0  # seconds within which a second digit makes a two-digit size
@@ -298,9 +298,11 @@ class BoxingBoard(GridBoard[Boxing]):
         return fit(width, height)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        """The grid's width, or the room's up to 64 so the line under it reads whole."""
+        """The grid's width, or more, up to 64, so the line under it reads whole (but not
+        at the cost of the players' names)."""
         room = self.room(container, viewport)
-        return max(self.layout(room.width, room.height).width, min(room.width, 64))
+        spare = self.room(container, viewport, side=SIDE_WHOLE).width
+        return max(self.layout(room.width, room.height).width, min(spare, 64))
 
     # ----- what is being chosen ---------------------------------------------------------
     def preview(self) -> tuple[BoxMove, str | None] | None:

@@ -58,6 +58,7 @@ from tui.widgets.boards.overlay import SHADES, shade_targets
 CSS_FILE = Path(__file__).resolve().parents[2] / "boards.tcss"
 SEATS = 8  # seats with a colour of their own
 SIDE_MIN = 34  # the side panel's narrowest players rows (30) inside their frame
+SIDE_WHOLE = 35  # and its rows with a name such as "AI (medium)" whole (31)
 DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 G = TypeVar("G", bound=Game)
@@ -164,15 +165,17 @@ class GridBoard(Widget, Generic[G], can_focus=True):
             self.flipped = not self.flipped
             self.refresh()
 
-    def room(self, container: Size, viewport: Size) -> Size:
+    def room(self, container: Size, viewport: Size, side: int = SIDE_MIN) -> Size:
         """The most space the board may take: up to about 60% of the terminal's width,
-        always leaving the side panel its width, and the height its container gives.
+        always leaving the side panel `side` columns, and the height its container gives.
+        Cells take up to SIDE_MIN; what is not cells (a line under the board) leaves the
+        side panel SIDE_WHOLE, so the players' names read whole.
 
         A width:auto parent asks with a 0x0 container: the height is then guessed as
         the terminal's less the title, status, footer and a frame.
         """
         chrome = self.parent.gutter.width if isinstance(self.parent, Widget) else 0
-        width = min(viewport.width * 3 // 5, viewport.width - SIDE_MIN) - chrome
+        width = min(viewport.width * 3 // 5, viewport.width - side) - chrome
         if container.width:
             width = min(width, container.width)
         return Size(max(1, width), container.height or viewport.height - 5)
