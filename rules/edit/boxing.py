@@ -70,7 +70,7 @@ class BoxingDraft(Draft):
         return ROWS[row]
 
     def col_label(self, col: int) -> str:
-        return str((col + 1) % 10)
+        return str(col + 1)
 
     def _chars(self) -> list[str]:
         return [VACANT, UNUSABLE, *self.marks]

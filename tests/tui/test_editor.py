@@ -185,3 +185,54 @@ async def test_the_grid_grows_with_the_terminal_and_a_click_finds_its_cell(tmp_p
         await pilot.click(grid, offset=(gutter + 2 * large.cw + 1, 1 + 4 * large.ch))
         await settle(pilot)
         assert before[1] == "empty" and grid.draft.look((4, 2)) != before
+
+
+async def test_boxing_columns_read_whole_and_a_click_under_two_label_lines(tmp_path) -> None:
+    """Boxing's 32 columns: the labels would touch, so they stand tens over units (they
+    were the units alone, column 12 looking like 2 and 22), at 80x24 and at 120x40, and
+    a click still finds its cell below the two label lines."""
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, "boxing")
+        grid = screen.grid
+        for size in (SIZE, (120, 40)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            g = grid.geometry()
+            gutter = g.width - 32 * g.cw
+            assert g.head == 2
+            tens, units = str(grid.render()).splitlines()[:2]
+            for col in range(32):
+                x = gutter + col * g.cw + (g.cw - 1) // 2  # where str.center puts it
+                assert (tens[x] + units[x]).strip() == str(col + 1), (size, col)
+            assert grid.target_at(gutter, 1) is None
+            assert grid.target_at(gutter + 21 * g.cw, 2 + 3 * g.ch) == 3 * 32 + 21
+        before = grid.draft.look((3, 21))
+        await pilot.press("2")  # unusable
+        await pilot.click(grid, offset=(gutter + 21 * g.cw + g.cw // 2, 2 + 3 * g.ch))
+        await settle(pilot)
+        assert before[1] == "empty" and grid.draft.look((3, 21))[1] == "blocked"
+
+
+async def test_pousse_20x20_fits_80x24_without_the_title_and_frame(tmp_path) -> None:
+    """20 rows and two lines of column numbers: at 80x24 the title and the board's frame
+    give way, as on the game screen (the last three rows were cut off), and come back
+    for a 6x6 board or a taller terminal."""
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, "pousse")
+        screen.query_one("#field-size", Select).value = "20"
+        await settle(pilot)
+        grid = screen.grid
+        assert grid.draft.shape == (20, 20) and screen.has_class("-tight")
+        assert grid.content_region.height >= grid.rows_needed() == 22
+        assert grid.content_region.bottom <= screen.query_one("#status").region.y
+        assert not screen.query_one("#title").display
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert screen.query_one("#title").display
+        screen.query_one("#field-size", Select).value = "6"
+        await settle(pilot)
+        await pilot.resize_terminal(*SIZE)
+        await settle(pilot)
+        assert not screen.has_class("-tight") and screen.query_one("#title").display

@@ -22,10 +22,13 @@ from tui.widgets.boards.grid import GridBoard
 
 
 class Cells(NamedTuple):
-    """The grid's layout: `cw` columns by `ch` lines a cell, and the whole size."""
+    """The grid's layout: `cw` columns by `ch` lines a cell, `head` lines of column
+    labels (labels that would touch are written downwards: tens over units), and the
+    whole size."""
 
     cw: int
     ch: int
+    head: int
     width: int
     height: int
 
@@ -75,7 +78,12 @@ class DraftGrid(GridBoard):
 
     def _cells(self, cw: int, ch: int) -> Cells:
         rows, cols = self.draft.shape
-        return Cells(cw, ch, self._gutter() + cols * cw, 1 + rows * ch)
+        widest = max(len(self.draft.col_label(c)) for c in range(cols))
+        head = 1 if widest == 1 or widest < cw else widest  # labels keep a gap between them
+        return Cells(cw, ch, head, self._gutter() + cols * cw, head + rows * ch)
+
+    def rows_needed(self) -> int:
+        return self.layout(0, 0).height  # the least layout: its cells and labels
 
     def layout(self, width: int, height: int) -> Cells:
         """The largest cells the room takes; at the least three columns a cell where the
@@ -93,7 +101,7 @@ class DraftGrid(GridBoard):
         rows, cols = self.draft.shape
         g = self.geometry()
         col = (x - self._gutter()) // g.cw
-        row = (y - 1) // g.ch if y >= 1 else -1
+        row = (y - g.head) // g.ch if y >= g.head else -1
         if x < self._gutter() or not (0 <= row < rows and 0 <= col < cols):
             return None
         return row * cols + col
@@ -131,9 +139,14 @@ class DraftGrid(GridBoard):
         cw, middle = g.cw, g.ch // 2  # the line of a cell that holds its glyph
         label = self.style("label")
         text = Text(no_wrap=True)
-        text.append(" " * gutter)
-        for col in range(cols):
-            text.append(draft.col_label(col)[-cw:].center(cw), style=label)
+        labels = [draft.col_label(col).rjust(g.head) for col in range(cols)]
+        for line in range(g.head):
+            if line:
+                text.append("\n")
+            text.append(" " * gutter)
+            for col in range(cols):
+                shown = labels[col] if g.head == 1 else labels[col][line]
+                text.append(shown.strip().center(cw), style=label)
         area = self._area_cells()
         for row in range(rows):
             for line in range(g.ch):
