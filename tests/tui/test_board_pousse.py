@@ -366,3 +366,30 @@ async def test_a_game_against_the_ai() -> None:
         await pilot.press("enter")  # the person can move again
         await pilot.pause()
         assert len(game.history) >= 3
+
+
+@pytest.mark.parametrize("n", [16, 20])
+async def test_the_analysis_board_fits_80_by_24_as_the_game_does(
+        n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`z` on the largest boards: the analysis screen gives up the title row and the
+    board's frame as the game screen does (its frame stayed, and the last row and the
+    column labels under it were cut off at 20x20)."""
+    from tui.screens.analysis import AnalysisScreen
+
+    monkeypatch.setattr(AnalysisScreen, "AUTO_START", False)
+    app = app_for(n)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("z")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen)
+        board = screen.board
+        box = screen.query_one("#board-box")
+        assert box.content_region.contains_region(board.region), (box.content_region,
+                                                                  board.region)
+        assert board.region.bottom <= screen.query_one("#status").region.y
+        assert (board.geometry().width, board.geometry().height) == board.content_size
+        tight = n > 16
+        assert screen.query_one("#title").display != tight
+        assert (box.styles.border_top[0] in ("", "none")) == tight

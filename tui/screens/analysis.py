@@ -48,8 +48,6 @@ class AnalysisScreen(BoardScreen):
     AnalysisScreen #graph { height: 7; }
     AnalysisScreen.-tall #lines { height: 7; }
     AnalysisScreen.-tall #graph { height: 11; }
-    AnalysisScreen.-tight.-short #title { display: none; }
-    AnalysisScreen.-tight.-short #board-box { border: none; padding: 0; }
     """
 
     KEYS_HEADING = "Analysis"
