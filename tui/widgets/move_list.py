@@ -102,31 +102,44 @@ class MoveList(Static, can_focus=True):
         w = max(2, *(len(t) for t in texts))
         sep = " " * (2 + any(" " in t for t in texts))
         width = 4 + w * n + len(sep) * (n - 1)  # "nn. " and n moves of w, sep between
-        per_row = max(1, (self.content_size.width + 1) // (width + 1))
+        room = self.content_size.width  # 0 until the list is laid out
+        per_row = max(1, (room + 1) // (width + 1))
+        # a round wider than the list (many seats) goes on under its first move's column
+        per_line = n if width <= room or not room else max(1, (room - 4 + len(sep))
+                                                             // (w + len(sep)))
         marked = line.browsing or self.has_focus
         rows: list[Text] = []
+        line_of = [0] * len(texts)  # each move's row
         for first in range(0, len(texts), n * per_row):
-            row, row_spans = Text(no_wrap=True), []
-            for r in range(first, min(first + n * per_row, len(texts)), n):
-                row.append(" " * ((r - first) // n * (width + 1) - row.cell_len))
-                row.append(f"{r // n + 1:>2}. ", style="dim" if marked else "")
-                for m in range(r, min(r + n, len(texts))):
-                    if m > r:
-                        row.append(sep)
-                    x = row.cell_len
-                    style = ("reverse bold" if m == current - 1 and marked
-                             else "dim" if m >= current else "")
-                    row.append(texts[m], style=style)
-                    row.append(" " * (w - len(texts[m])))
-                    row_spans.append((x, x + w - 1, m))
-            row.rstrip()
-            rows.append(row)
-            spans.append(row_spans)
+            rounds = range(first, min(first + n * per_row, len(texts)), n)
+            for part in range(0, n, per_line):
+                row, row_spans = Text(no_wrap=True), []
+                for r in rounds:
+                    if r + part >= len(texts):
+                        break
+                    row.append(" " * ((r - first) // n * (width + 1) - row.cell_len))
+                    number = f"{r // n + 1:>2}. " if part == 0 else "    "
+                    row.append(number, style="dim" if marked else "")
+                    for m in range(r + part, min(r + part + per_line, r + n, len(texts))):
+                        if m > r + part:
+                            row.append(sep)
+                        x = row.cell_len
+                        style = ("reverse bold" if m == current - 1 and marked
+                                 else "dim" if m >= current else "")
+                        row.append(texts[m], style=style)
+                        row.append(" " * (w - len(texts[m])))
+                        row_spans.append((x, x + w - 1, m))
+                        line_of[m] = len(rows)
+                if not row_spans:
+                    break
+                row.rstrip()
+                rows.append(row)
+                spans.append(row_spans)
         height = max(1, self.content_size.height - (1 if line.note else 0))
         if not line.browsing:
             top = max(0, len(rows) - height)  # the newest at the bottom
         else:
-            here = max(0, current - 1) // n // per_row  # the row of the move on the board
+            here = line_of[max(0, current - 1)]  # the row of the move on the board
             top = min(max(0, here - height // 2), max(0, len(rows) - height))
         shown = rows[top:top + height]
         self._spans = spans[top:top + height]
