@@ -234,15 +234,22 @@ def sentence_case(words: str) -> str:
     return words if words[:2].isupper() else words[:1].lower() + words[1:]
 
 
-class BoardScreen(SizedScreen):
-    """The layout the game screen and the replay share: a title line, the board in its
-    frame, the players, engine and moves panels beside it, a status line and the Footer.
-
-    A board that needs more rows than an 80x24 screen leaves beside the title and the
-    frame drops them below 30 rows ("-tight" and "-short", arena.tcss)."""
+class BoardFitScreen(SizedScreen):
+    """A screen with a title line and a board in its frame: a board that needs more rows
+    than an 80x24 screen leaves beside them drops both below 30 rows ("-tight" and
+    "-short", arena.tcss)."""
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     ROOMY_ROWS = 24 - 5  # title, status, footer and the frame's two lines
+
+    def fit_board(self, rows_needed: int) -> None:
+        self.set_class(rows_needed > self.ROOMY_ROWS, "-tight")
+
+
+class BoardScreen(BoardFitScreen):
+    """The layout the game screen and the replay share: a title line, the board in its
+    frame, the players, engine and moves panels beside it, a status line and the Footer."""
+
     board: GridBoard
     title_line: tuple[str, str]
 
@@ -282,9 +289,6 @@ class BoardScreen(SizedScreen):
     def name_panels(self) -> None:
         for name in ("players", "engine", "moves"):
             self.query_one(f"#{name}").border_title = name
-
-    def fit_board(self, rows_needed: int) -> None:
-        self.set_class(rows_needed > self.ROOMY_ROWS, "-tight")
 
     KEYS_HEADING = "Game"  # what the screen's own keys are called in `?`
 

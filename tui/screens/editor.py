@@ -23,7 +23,7 @@ from rules.edit import Draft, draft_class
 from rules.edit.base import Paint
 from tui.messages import OpenAnalysis, OpenMenu, StartSession
 from tui.play.session import Session
-from tui.screens.common import BoardScreen, KeyFooter, SizedScreen, fit, printable, short_path
+from tui.screens.common import BoardFitScreen, KeyFooter, fit, printable, short_path
 from tui.screens.dialogs import NameDialog
 from tui.screens.editor_dialogs import Seats, SeatsDialog
 from tui.services import Services
@@ -33,7 +33,7 @@ UNDO_DEPTH = 200  # edits the undo key can take back
 PAINT_KEYS = "1234567890"  # palette entries, in order
 
 
-class EditorScreen(SizedScreen):
+class EditorScreen(BoardFitScreen):
     """Edit a position of `game_name`: from its start, or from `game` (a copy is edited).
 
     Opened over a game (`game` given), escape returns to it unchanged and Play comes
@@ -41,7 +41,6 @@ class EditorScreen(SizedScreen):
     the game and escape goes back to the menu."""
 
     CSS_PATH = "../editor.tcss"
-    VERTICAL_BREAKPOINTS = BoardScreen.VERTICAL_BREAKPOINTS
     BINDINGS = [
         *(Binding(key, f"paint({i})", "Paint", key_display="1-9", show=i == 0)
           for i, key in enumerate(PAINT_KEYS)),
@@ -120,9 +119,7 @@ class EditorScreen(SizedScreen):
         paint = self._paint()
         self.grid.set_area(paint.area or (self.filling and paint.fills))
         self.grid.set_draft(self.draft)
-        # a board taller than 80x24 leaves room for (the largest grids) loses the title and its
-        # frame on a short terminal, as on the game screen
-        self.set_class(self.grid.rows_needed() > BoardScreen.ROOMY_ROWS, "-tight")
+        self.fit_board(self.grid.rows_needed())
         lines = Text()
         for i, entry in enumerate(self._paints()):
             chosen = i == self.paint_index
