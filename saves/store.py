@@ -319,15 +319,19 @@ def move_to_play(moves: int, players: int) -> int:
 
 def _summary(doc: SaveDoc) -> str:
     """`Pah-Tum · move 2 · You v AI (max) · 2026-11-22 07:12` (`game 2 of 2, move 2` in a
-    match's later game): the players named as the game screen names them, the move
-    counted as its moves panel numbers them (one a player: the move to play);
+    match's later game, `game 1 of 2 over` between a match's games): the players named as
+    the game screen names them, the move counted as its moves panel numbers them (one a
+    player: the move to play);
     SaveError/RulesError if the doc names an unknown game or an unshowable date."""
     title = get_game(doc.game).title
     when = saved_time(doc.saved_at).strftime("%Y-%m-%d %H:%M")
     players = " v ".join(labels(doc.players))
     state = "finished" if doc.result else f"move {move_to_play(len(doc.moves), len(doc.players))}"
-    if doc.match is not None and doc.match.index > 0:  # a later game of a match
-        state = f"game {doc.match.index + 1} of {doc.match.length}, {state}"
+    match = doc.match
+    if match is not None and doc.result and match.index + 1 < match.length:
+        state = f"game {match.index + 1} of {match.length} over"  # the match goes on
+    elif match is not None and match.index > 0:  # a later game of a match
+        state = f"game {match.index + 1} of {match.length}, {state}"
     return f"{title} · {state} · {players} · {when}"
 
 

@@ -246,6 +246,14 @@ def test_describe_save_names_the_game_of_a_match(tmp_path: Path) -> None:
     from saves.catalog import preview  # the load dialog's preview says it too
 
     assert " · game 2 of 2, move 2 · " in preview(path).line
+    first = finished("pahtum", 10)  # the first game over, the return game still to play
+    write_save(path, doc_from_game(first, PLAYERS, CLOCK,
+                                   match=MatchState(first.match_rule, first.players)))
+    assert store.describe_save(path).startswith("Pah-Tum · game 1 of 2 over · ")
+    last = MatchState(first.match_rule, first.players, index=1,
+                      results=[finished("pahtum", 10).outcome])
+    write_save(path, doc_from_game(first, PLAYERS, CLOCK, match=last))
+    assert store.describe_save(path).startswith("Pah-Tum · game 2 of 2, finished · ")
 
 
 def test_describe_save_lists_every_player(tmp_path: Path) -> None:
