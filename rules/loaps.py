@@ -461,8 +461,9 @@ class Loaps(Game):
         return bool(self._undo) and self._undo[-1].captured != EMPTY
 
     def panel_lines(self) -> list[str]:
-        """The move number out of 50 and each side's groups (how close it is to connecting)."""
-        number = min(MOVE_LIMIT, self.made[self.to_move] + (0 if self.is_over else 1))
+        """The move number out of 50 (the side to move's next; once over, the last made, as
+        the moves panel numbers it) and each side's groups (how close it is to connecting)."""
+        number = min(MOVE_LIMIT, max(self.made) if self.is_over else self.made[self.to_move] + 1)
         lines = [f"move {number} of {MOVE_LIMIT}"]
         for player in (0, 1):
             sizes = [len(g) for g in self.groups(player)]

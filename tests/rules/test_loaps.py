@@ -363,6 +363,18 @@ def test_panel_lines_show_the_move_number_and_groups() -> None:
     assert third.panel_lines()[0] == "move 28 of 50"
 
 
+def test_a_finished_game_shows_its_last_move_number() -> None:
+    """Once over, the number is the last move's, as the moves panel numbers its rounds
+    (red's 13th move ending the game is move 13, not blue's next, 12 + 1 or 12)."""
+    rng = random.Random(5)
+    for _ in range(20):
+        game = Loaps.new()
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+        rounds = (len(game.history) + 1) // 2
+        assert game.panel_lines()[0] == f"move {rounds} of 50"
+
+
 # ----- bad files -----------------------------------------------------------------------------
 
 
