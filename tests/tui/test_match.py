@@ -76,7 +76,7 @@ def test_two_ai_levels_give_a_table_an_elo_line_and_a_json_document() -> None:
     assert set(rows) == {"AI (easy)", "AI (medium)"}
     assert sum(int(r[0]) for r in rows.values()) == 4  # two games, two seats each
     assert "Elo of AI (easy) over AI (medium):" in text.stdout
-    assert "95% interval" in text.stdout and "seed 7" in text.stdout
+    assert "Elo of AI (easy) over AI (medium): " in text.stdout and "seed 7" in text.stdout
     progress = [line for line in text.stderr.splitlines() if line.startswith("game ")]
     assert len(progress) == 2 and "(2/2 done)" in progress[-1]
 
@@ -251,6 +251,16 @@ def test_elo_from_scores() -> None:
     assert report.Elo.of([]) is None
     assert round(report.elo(0.75)) == 191
     assert won.to_json()["difference"] == "+inf"
+    # the report's line: a sweep gives its one finite bound, not "-inf (... -inf to +72)"
+    swept = report.Elo.of([0.0] * 4)
+    assert swept is not None
+    assert report.elo_line("A", "B", swept) == ("Elo of A over B: at most +72 (95% bound; "
+                                                 "score 0.0% over 4 games)")
+    assert report.elo_line("A", "B", won).startswith("Elo of A over B: at least -")
+    assert report.elo_line("A", "B", even) == ("Elo of A over B: +0 (95% interval "
+                                                f"{report.signed(even.low)} to "
+                                                f"{report.signed(even.high)}; score 50.0% "
+                                                "over 4 games)")
 
 
 def test_the_schedule_shares_each_start_between_the_colours() -> None:

@@ -139,6 +139,18 @@ def signed(value: float) -> str:
     return f"{round(value):+d}"
 
 
+def elo_line(a: str, b: str, rating: Elo) -> str:
+    """The report's Elo line. A clean sweep has no point estimate (its score stands for an
+    infinite difference), so it gives the interval's one finite bound instead."""
+    games = f"score {rating.score:.1%} over {_games(rating.games)}"
+    if math.isinf(rating.difference):
+        bound, edge = ("at least", rating.low) if rating.difference > 0 else ("at most",
+                                                                             rating.high)
+        return f"Elo of {a} over {b}: {bound} {signed(edge)} (95% bound; {games})"
+    return (f"Elo of {a} over {b}: {signed(rating.difference)} "
+            f"(95% interval {signed(rating.low)} to {signed(rating.high)}; {games})")
+
+
 def crosstable(result: Result) -> list[list[float | None]]:
     """Points of the row's player against the column's (None on the diagonal)."""
     n = len(result.players)
@@ -207,9 +219,7 @@ def report(result: Result) -> str:
         rating = Elo.of(head_to_head(result, 0, 1))
         if rating is not None:
             a, b = (p.label for p in result.players)
-            text.append(f"Elo of {a} over {b}: {signed(rating.difference)} "
-                        f"(95% interval {signed(rating.low)} to {signed(rating.high)}; "
-                        f"score {rating.score:.1%} over {_games(rating.games)})")
+            text.append(elo_line(a, b, rating))
     if is_round_robin(result):
         cross = crosstable(result)
         per = result.games
