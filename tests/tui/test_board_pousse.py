@@ -393,3 +393,24 @@ async def test_the_analysis_board_fits_80_by_24_as_the_game_does(
         tight = n > 16
         assert screen.query_one("#title").display != tight
         assert (box.styles.border_top[0] in ("", "none")) == tight
+
+
+async def test_the_frame_and_title_come_back_as_soon_as_the_board_fits_in_them() -> None:
+    """20x20 needs 23 rows (its info line too): at 80x27 it gives up the title and the
+    frame, at 80x28 (23 rows inside them) it keeps both (it gave them up below 30 rows),
+    and a resize moves it from one to the other."""
+    app = app_for(20)
+    async with app.run_test(size=(80, 28)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        for rows, tight in [(28, False), (27, True), (24, True), (29, False)]:
+            await pilot.resize_terminal(80, rows)
+            await pilot.pause()
+            board = screen.board
+            box = screen.query_one("#board-box")
+            assert screen.has_class("-tight") == tight, rows
+            assert screen.query_one("#title").display != tight
+            assert box.content_region.contains_region(board.region), (rows, board.region)
+            assert board.region.bottom <= screen.query_one("#status").region.y
+            g = board.geometry()
+            assert (g.width, g.height) == board.content_size

@@ -231,6 +231,13 @@ async def test_pousse_20x20_fits_80x24_without_the_title_and_frame(tmp_path) -> 
         await pilot.resize_terminal(120, 40)
         await settle(pilot)
         assert screen.query_one("#title").display
+        for rows, tight in [(27, False), (26, True)]:  # 22 rows inside the frame: it fits
+            await pilot.resize_terminal(80, rows)
+            await settle(pilot)
+            assert screen.has_class("-tight") == tight, rows
+            box = screen.query_one("#board-box")
+            assert box.content_region.contains_region(grid.region), rows
+            assert grid.content_region.bottom <= screen.query_one("#status").region.y
         screen.query_one("#field-size", Select).value = "6"
         await settle(pilot)
         await pilot.resize_terminal(*SIZE)

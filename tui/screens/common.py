@@ -236,14 +236,23 @@ def sentence_case(words: str) -> str:
 
 class BoardFitScreen(SizedScreen):
     """A screen with a title line and a board in its frame: a board that needs more rows
-    than an 80x24 screen leaves beside them drops both below 30 rows ("-tight" and
-    "-short", arena.tcss)."""
+    than the terminal leaves it beside them drops both ("-tight", arena.tcss), and gets
+    them back when the terminal grows."""
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
-    ROOMY_ROWS = 24 - 5  # title, status, footer and the frame's two lines
+    CHROME_ROWS = 5  # title, status, footer and the frame's two lines
+    _rows_needed = 0
 
     def fit_board(self, rows_needed: int) -> None:
-        self.set_class(rows_needed > self.ROOMY_ROWS, "-tight")
+        self._rows_needed = rows_needed
+        self._fit_rows()
+
+    def on_resize(self) -> None:  # beside the subclasses' (Textual calls each class's)
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        rows = self.app.size.height - self.CHROME_ROWS
+        self.set_class(self._rows_needed > rows, "-tight")
 
 
 class BoardScreen(BoardFitScreen):
