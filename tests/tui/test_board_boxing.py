@@ -138,7 +138,7 @@ async def test_the_whole_arena_fits_80x24_and_grows_at_120x40() -> None:
         assert tuple(board.content_size) == (41, 19)  # the players panel keeps its names whole
         region = board.content_region
         assert region.right <= 80 and region.bottom <= 24 - 3
-        assert board.rows_needed() <= 24 - 5  # the game screen keeps its title and frame
+        assert board.size_needed().height <= 24 - 5  # the game screen keeps its title and frame
     app = BoxHost(boxing())
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

@@ -396,21 +396,26 @@ async def test_the_analysis_board_fits_80_by_24_as_the_game_does(
 
 
 async def test_the_frame_and_title_come_back_as_soon_as_the_board_fits_in_them() -> None:
-    """20x20 needs 23 rows (its info line too): at 80x27 it gives up the title and the
-    frame, at 80x28 (23 rows inside them) it keeps both (it gave them up below 30 rows),
-    and a resize moves it from one to the other."""
+    """20x20 needs 46x23 (its info line too): at 27 rows it gives up the title and the
+    frame, at 28 (23 rows inside them) it keeps both if the terminal is wide enough for
+    the frame beside a whole players panel (at 80 columns the panel would lose the names),
+    and a resize moves it from one to the other. They went below 30 rows."""
     app = app_for(20)
-    async with app.run_test(size=(80, 28)) as pilot:
+    async with app.run_test(size=(120, 28)) as pilot:
         await pilot.pause()
         screen = app.screen
-        for rows, tight in [(28, False), (27, True), (24, True), (29, False)]:
-            await pilot.resize_terminal(80, rows)
+        for cols, rows, tight in [(120, 28, False), (120, 27, True), (80, 28, True),
+                                  (80, 40, True), (83, 28, True), (84, 28, False),
+                                  (80, 24, True), (120, 40, False)]:
+            await pilot.resize_terminal(cols, rows)
             await pilot.pause()
             board = screen.board
             box = screen.query_one("#board-box")
-            assert screen.has_class("-tight") == tight, rows
+            assert screen.has_class("-tight") == tight, (cols, rows)
             assert screen.query_one("#title").display != tight
-            assert box.content_region.contains_region(board.region), (rows, board.region)
+            assert box.content_region.contains_region(board.region), (cols, rows)
+            players = screen.query_one(PlayersPanel)  # every name whole
+            assert "…" not in str(players.render()), (cols, rows)
             assert board.region.bottom <= screen.query_one("#status").region.y
             g = board.geometry()
             assert (g.width, g.height) == board.content_size

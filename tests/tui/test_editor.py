@@ -225,18 +225,18 @@ async def test_pousse_20x20_fits_80x24_without_the_title_and_frame(tmp_path) -> 
         await settle(pilot)
         grid = screen.grid
         assert grid.draft.shape == (20, 20) and screen.has_class("-tight")
-        assert grid.content_region.height >= grid.rows_needed() == 22
+        assert grid.content_region.height >= grid.size_needed().height == 22
         assert grid.content_region.bottom <= screen.query_one("#status").region.y
         assert not screen.query_one("#title").display
         await pilot.resize_terminal(120, 40)
         await settle(pilot)
         assert screen.query_one("#title").display
-        for rows, tight in [(27, False), (26, True)]:  # 22 rows inside the frame: it fits
-            await pilot.resize_terminal(80, rows)
+        for size, tight in [((120, 27), False), ((120, 26), True)]:  # 22 rows in the frame
+            await pilot.resize_terminal(*size)
             await settle(pilot)
-            assert screen.has_class("-tight") == tight, rows
+            assert screen.has_class("-tight") == tight, size
             box = screen.query_one("#board-box")
-            assert box.content_region.contains_region(grid.region), rows
+            assert box.content_region.contains_region(grid.region), size
             assert grid.content_region.bottom <= screen.query_one("#status").region.y
         screen.query_one("#field-size", Select).value = "6"
         await settle(pilot)

@@ -310,7 +310,7 @@ async def test_the_replay_fits_the_terminal(size: tuple[int, int], tmp_path: Pat
                 assert region.width and region.height, part
                 assert region.right <= width and region.bottom <= height - 1, part
             board = screen.query_one("#board")
-            assert board.region.height >= board.rows_needed()
+            assert board.region.height >= board.size_needed().height
 
 
 def test_snapshot_of_a_replay_at_move_five(snap_compare, tmp_path: Path) -> None:

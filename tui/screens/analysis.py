@@ -109,7 +109,7 @@ class AnalysisScreen(BoardScreen):
                             ("moves", "line")):
             self.query_one(f"#{name}").border_title = title
         self.board.set_game(self.game)
-        self.fit_board(self.board.rows_needed())
+        self.fit_board(self.board.size_needed())
         self.board.focus()
         graph = self.query_one(EvalGraph)
         graph.set_line(self.start, self.line)

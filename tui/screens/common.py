@@ -16,15 +16,17 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Static
 from textual.widgets._footer import FooterKey  # the Footer's own key widget
 
+from tui.widgets.boards.grid import SIDE_MIN, GridBoard
+
 if TYPE_CHECKING:
     from rules import Game
-    from tui.widgets.boards.grid import GridBoard
 
 ELLIPSIS = "…"
 
@@ -235,24 +237,29 @@ def sentence_case(words: str) -> str:
 
 
 class BoardFitScreen(SizedScreen):
-    """A screen with a title line and a board in its frame: a board that needs more rows
-    than the terminal leaves it beside them drops both ("-tight", arena.tcss), and gets
+    """A screen with a title line and a board in its frame: a board that needs more room
+    than the terminal leaves it inside them drops both ("-tight", arena.tcss), and gets
     them back when the terminal grows."""
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     CHROME_ROWS = 5  # title, status, footer and the frame's two lines
-    _rows_needed = 0
+    FRAME_COLS = 4  # the frame's two lines and its padding
+    _needed = Size(0, 0)
 
-    def fit_board(self, rows_needed: int) -> None:
-        self._rows_needed = rows_needed
-        self._fit_rows()
+    def fit_board(self, needed: Size) -> None:
+        """Keep the title and frame while the board's least `needed` size fits inside them
+        (and beside a side panel of SIDE_MIN: a wider frame would squeeze its names)."""
+        self._needed = needed
+        self._fit()
 
     def on_resize(self) -> None:  # beside the subclasses' (Textual calls each class's)
-        self._fit_rows()
+        self._fit()
 
-    def _fit_rows(self) -> None:
-        rows = self.app.size.height - self.CHROME_ROWS
-        self.set_class(self._rows_needed > rows, "-tight")
+    def _fit(self) -> None:
+        width, height = self.app.size
+        cols = min(width * 3 // 5, width - SIDE_MIN) - self.FRAME_COLS  # as `GridBoard.room`
+        rows = height - self.CHROME_ROWS
+        self.set_class(self._needed.width > cols or self._needed.height > rows, "-tight")
 
 
 class BoardScreen(BoardFitScreen):

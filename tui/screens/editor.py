@@ -119,7 +119,7 @@ class EditorScreen(BoardFitScreen):
         paint = self._paint()
         self.grid.set_area(paint.area or (self.filling and paint.fills))
         self.grid.set_draft(self.draft)
-        self.fit_board(self.grid.rows_needed())
+        self.fit_board(self.grid.size_needed())
         lines = Text()
         for i, entry in enumerate(self._paints()):
             chosen = i == self.paint_index

@@ -134,7 +134,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         """Put the session's game (new, loaded or return game) on the board."""
         self.driver.forget_view()
         self.board.set_game(self.session.game)
-        self.fit_board(self.board.rows_needed())
+        self.fit_board(self.board.size_needed())
 
     def _tick(self) -> None:
         s = self.session

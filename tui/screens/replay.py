@@ -151,7 +151,7 @@ class ReplayScreen(OverlayView, BoardScreen):
         self.name_panels()
         self.board.set_game(self.game)
         self.board.locked = True
-        self.fit_board(self.board.rows_needed())
+        self.fit_board(self.board.size_needed())
         self._render_all()
 
     # ----- the position on screen -------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 
@@ -82,8 +83,9 @@ class DraftGrid(GridBoard):
         head = 1 if widest == 1 or widest < cw else widest  # labels keep a gap between them
         return Cells(cw, ch, head, self._gutter() + cols * cw, head + rows * ch)
 
-    def rows_needed(self) -> int:
-        return self.layout(0, 0).height  # the least layout: its cells and labels
+    def size_needed(self) -> Size:
+        least = self.layout(0, 0)  # its cells and labels
+        return Size(least.width, least.height)
 
     def layout(self, width: int, height: int) -> Cells:
         """The largest cells the room takes; at the least three columns a cell where the

@@ -133,8 +133,8 @@ class BoxingBoard(GridBoard[Boxing]):
     def home(self) -> Hashable:
         return 0  # the top-left corner: boxes grow down and right from the cursor
 
-    def rows_needed(self) -> int:
-        return LAYOUTS[-1].height
+    def size_needed(self) -> Size:
+        return Size(LAYOUTS[-1].width, LAYOUTS[-1].height)
 
     # ----- the choice ---------------------------------------------------------------
     def on_new_game(self) -> None:

@@ -14,7 +14,7 @@ ties to moves and to the screen with a few hooks:
   then its destination), `keys_for(move)` when a key must arm part of it first;
 - `describe_result(game)`: the end screen's lines;
 - optionally `HOVER = True` (track the target under the mouse in `hover`),
-  `rows_needed()` and `get_content_width/height` (auto size, within `room(...)`);
+  `size_needed()` and `get_content_width/height` (auto size, within `room(...)`);
 - the AI's view (the overlay): `overlay_targets(move)`, the targets that show a move
   (default: `target_for(move)`; a piece's move: the piece and its square), `overlay_moves()`
   the moves shown now (default: all scored), and `render()` painting
@@ -203,9 +203,10 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         size = self.content_size
         return self.layout(size.width, size.height)
 
-    def rows_needed(self) -> int:
-        """The fewest rows the board can be drawn in (the screen makes room if it must)."""
-        return 0
+    def size_needed(self) -> Size:
+        """The least size the board can be drawn in, columns and rows (the screen makes
+        room if it must)."""
+        return Size(0, 0)
 
     def playing(self) -> G | None:
         """The game while a person may choose a move on it (not locked, not over)."""

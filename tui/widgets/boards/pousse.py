@@ -17,7 +17,7 @@ move's entry cell.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.style import Style
 from rich.text import Text
@@ -176,8 +176,11 @@ class PousseBoard(GridBoard[Pousse]):
     def step(self, cursor: Hashable, key: str) -> PMove:
         return frame_step(cursor, key, self._n())  # type: ignore[arg-type]
 
-    def rows_needed(self) -> int:
-        return self._n() + 3  # a row per board row, the T and B rows, the info line
+    def size_needed(self) -> Size:
+        # at two columns a cell with no lead; a row per board row, the T and B rows, the
+        # info line
+        least = replace(fit(self._n(), 0, 0), cw=2, lead=0)
+        return Size(least.width, self._n() + 3)
 
     def _n(self) -> int:
         return self.game.size if self.game is not None else 4
