@@ -142,9 +142,11 @@ class Game(ABC):
 
     @classmethod
     def offered_time_controls(cls) -> tuple[TimeControl, ...]:
-        """The time controls a person may choose, the default first, without repeats."""
+        """The time controls a person may choose, without repeats: the default first, then
+        the contest's (it is a choice the setup screen names), the game's others and none."""
         out: list[TimeControl] = []
-        for control in (*cls.time_controls, cls.clock, TimeControl.none()):
+        for control in (*cls.time_controls[:1], cls.clock, *cls.time_controls[1:],
+                        TimeControl.none()):
             if control not in out:
                 out.append(control)
         return tuple(out)
