@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules.base import Game
 from rules.edit.base import Cell, Draft, Field, Look, Paint
-from rules.loaps import CONTEST_SECONDS, EMPTY, FILES, MARKS, NAMES, SIZE, Loaps
+from rules.loaps import BONUS, CONTEST_SECONDS, EMPTY, FILES, MARKS, NAMES, SIZE, Loaps
 
 PAINTS = ((EMPTY, Paint("empty")), (MARKS[0], Paint("red piece")),
           (MARKS[1], Paint("blue piece")))
@@ -40,8 +40,13 @@ class LoapsDraft(Draft):
         return SIZE, SIZE
 
     def look(self, cell: Cell) -> Look:
-        char = self.cells[cell[0] * SIZE + cell[1]]
-        return (char, MARKS.index(char)) if char in MARKS else ("·", "empty")
+        square = cell[0] * SIZE + cell[1]
+        char = self.cells[square]
+        if char in MARKS:
+            return char, MARKS.index(char)
+        if square in BONUS:  # the landing points, as the game's board shows them
+            return f"+{BONUS[square]}", "label"
+        return "·", "empty"
 
     def row_label(self, row: int) -> str:
         return str(SIZE - row)  # rank 7 at the top, as the native file writes it

@@ -72,7 +72,11 @@ def test_pahtum_letters_and_blocks_are_judged_by_the_rules() -> None:
 def test_loaps_pieces_points_move_number_and_clocks() -> None:
     d = draft("loaps")
     assert isinstance(d, LoapsDraft)
+    # the bonus squares show their landing points while empty, as the game's board does
+    assert d.look((3, 3)) == ("+7", "label") and d.look((1, 1)) == ("+3", "label")
+    assert d.look((5, 5)) == ("+3", "label") and d.look((3, 2)) == ("·", "empty")
     d.paint(1, (3, 3))  # a ninth red piece
+    assert d.look((3, 3)) == ("1", 0)
     assert reason(d) == "player 1 (red) has 9 pieces: at most 8"
     d.paint(0, (3, 3))
     d.paint(0, (0, 1))  # red down to 7 with no blue move made

@@ -169,7 +169,8 @@ class DraftGrid(GridBoard):
                     elif cw == 1:
                         text.append(glyph[:1], style=style)
                     elif cursor and cw >= 3:  # readable without colour too
-                        text.append(f"[{glyph[:1]}]".center(cw), style=style)
+                        inside = glyph if len(glyph) + 2 <= cw else glyph[:1]
+                        text.append(f"[{inside}]".center(cw), style=style)
                     else:
                         text.append(glyph.center(cw), style=style)
         return text
