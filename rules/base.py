@@ -152,6 +152,11 @@ class Game(ABC):
         return tuple(out)
 
     @classmethod
+    def describe_time_control(cls, control: TimeControl) -> str:
+        """A time control as a person's choices list it, the contest's named as such."""
+        return control.describe() + (" (the contest's)" if control == cls.clock else "")
+
+    @classmethod
     def takes_count(cls) -> bool:
         """Whether the number of players is chosen, as the option COUNT_OPTION."""
         low, high = cls.player_count

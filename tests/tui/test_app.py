@@ -26,7 +26,7 @@ from tui.screens.dialogs import NameDialog, ResultScreen
 from tui.screens.game import PACES, GameScreen
 from tui.screens.load_dialog import LoadDialog
 from tui.screens.menu import MenuScreen
-from tui.screens.setup import SetupScreen, clock_label
+from tui.screens.setup import SetupScreen
 from tui.widgets.boards.grid import GridBoard
 
 SIZE = (80, 24)
@@ -193,7 +193,7 @@ async def test_the_setup_screen_has_a_row_per_seat_the_clocks_and_a_seed_if_rand
         # the contest's clock is the second choice unless it is the default, named as such
         offered = cls.offered_time_controls()
         assert cls.clock in offered[:2] and offered.count(cls.clock) == 1
-        labels = [clock_label(cls, c) for c in offered]
+        labels = [cls.describe_time_control(c) for c in offered]
         assert sum("(the contest's)" in label for label in labels) == 1
         assert labels[offered.index(cls.clock)] == f"{cls.clock.describe()} (the contest's)"
         assert bool(setup.query("#seed")) == cls.random_start

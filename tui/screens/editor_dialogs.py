@@ -78,7 +78,7 @@ class SeatsDialog(ModalScreen[Seats | None]):
 
     def _clocks(self) -> list[tuple[str, str]]:
         cls = type(self.game)
-        clocks = [(c.describe(), c.key()) for c in cls.offered_time_controls()]
+        clocks = [(cls.describe_time_control(c), c.key()) for c in cls.offered_time_controls()]
         if codec_of(cls).start_seconds_left(self.game) is not None:
             clocks.insert(0, ("as the position says", FROM_POSITION))
         return clocks

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets.select import InvalidSelectValueError
 
-from rules import DEFAULT_LEVEL, Game, PlayerSpec, RulesError, TimeControl, get_game
+from rules import DEFAULT_LEVEL, PlayerSpec, RulesError, TimeControl, get_game
 from rules.base import COUNT_OPTION
 from tui.messages import OpenMenu, StartSession
 from tui.play.session import Session
@@ -33,11 +33,6 @@ from tui.services import Services
 OTHER_SEATS = f"ai:{DEFAULT_LEVEL}"  # the first seat is a person's, the others the AI's
 
 SETUP_CHROME = 10  # lines around the rows: title, padding, buttons, status, footer
-
-
-def clock_label(cls: type[Game], control: TimeControl) -> str:
-    """A time control as the Clock field lists it, the contest's named as such."""
-    return control.describe() + (" (the contest's)" if control == cls.clock else "")
 
 
 class SetupScreen(SizedScreen):
@@ -87,7 +82,7 @@ class SetupScreen(SizedScreen):
                                                        value=spec.default, allow_blank=False,
                                                        id=f"opt-{spec.name}",
                                                        tooltip=spec.help, compact=True))
-                yield self._row("Clock", Select([(clock_label(cls, c), c.key())
+                yield self._row("Clock", Select([(cls.describe_time_control(c), c.key())
                                                  for c in cls.offered_time_controls()],
                                                 value=cls.offered_time_controls()[0].key(),
                                                 allow_blank=False, id="clock", compact=True))
