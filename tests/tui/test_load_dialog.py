@@ -249,6 +249,22 @@ async def test_narrow_preview_takes_the_lists_place(folder: Path) -> None:
         assert app.chosen == second.path
 
 
+async def test_the_filter_hint_is_whole_or_only_its_key(folder: Path) -> None:
+    """At 60 columns the hint was cut mid-phrase ("/ filter: words of"); it shrinks to
+    its key there and comes back whole when the terminal widens."""
+    from tui.screens.load_dialog import FILTER_HINT, FILTER_HINT_SHORT
+
+    app = Host(folder)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        field = app.screen.query_one("#filter", Input)
+        assert field.placeholder == FILTER_HINT_SHORT
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert field.placeholder == FILTER_HINT
+        assert field.content_size.width >= len(FILTER_HINT)
+
+
 async def test_an_empty_folder_says_so(tmp_path: Path) -> None:
     app = Host(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

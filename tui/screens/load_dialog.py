@@ -29,6 +29,8 @@ from tui.widgets.boards import board_class, has_board, replay_board
 from tui.widgets.boards.grid import GridBoard
 
 WIDE = 100  # from this many columns the preview stands beside the list
+FILTER_HINT = "/ filter: words of the name or line"
+FILTER_HINT_SHORT = "/ filter"
 KEYS = [("enter", "load"), ("/", "filter"), ("g", "game"), ("s", "sort"), ("r", "rename"),
         ("d", "delete"), ("p", "preview"), ("esc", "close")]
 
@@ -85,7 +87,7 @@ class LoadDialog(ModalScreen[Path | None]):
         with Vertical(id="dialog", classes="manager"):
             yield Label("Load a game", id="dialog-title")
             with Horizontal(id="load-bar"):
-                yield Input(placeholder="/ filter: words of the name or line", id="filter")
+                yield Input(placeholder=FILTER_HINT, id="filter")
                 yield Static(id="load-state")
             with Horizontal(id="load-body"):
                 yield OptionList(id="saves")
@@ -99,6 +101,16 @@ class LoadDialog(ModalScreen[Path | None]):
     def on_mount(self) -> None:
         self.say(f"from {short_path(self.folder)}")
         self.show_list()
+        self.call_after_refresh(self._fit_hint)
+
+    def _fit_hint(self) -> None:
+        """The filter's whole hint where it fits, else its key alone (it was cut off
+        mid-phrase on a narrow terminal)."""
+        if not self.is_attached:
+            return
+        field = self.query_one("#filter", Input)
+        width = field.content_size.width
+        field.placeholder = FILTER_HINT if width >= len(FILTER_HINT) else FILTER_HINT_SHORT
 
     @property
     def wide(self) -> bool:
@@ -113,6 +125,7 @@ class LoadDialog(ModalScreen[Path | None]):
     def on_resize(self, _event: events.Resize) -> None:
         # the breakpoint may have switched between beside and in place of the list
         self.call_after_refresh(self._preview_changed)
+        self.call_after_refresh(self._fit_hint)
 
     # ----- the list ------------------------------------------------------------------------
     def show_list(self, keep: Path | None = None, index: int | None = None) -> None:
