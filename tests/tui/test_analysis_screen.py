@@ -284,6 +284,39 @@ async def test_a_long_game_takes_one_column_a_position_or_less() -> None:
         assert all(len(row) <= width for row in text_of(graph).splitlines())
 
 
+async def test_a_long_three_player_line_draws_a_value_in_every_column() -> None:
+    """With more than two players only the first player's turns have a value; a column
+    standing for several positions draws one that has (it drew its first, mostly blank,
+    and the end of a won game showed nothing), and the current move's column is lit."""
+    from rich.console import Console
+
+    graph = EvalGraph()
+    start, moves = line_of(40)
+    n = len(moves) + 1
+    async with GraphHost(graph).run_test(size=(12, 7)) as pilot:
+        graph.styles.border = ("none", "white")
+        graph.styles.padding = 0
+        graph.set_line(start, moves)
+        values = [Evaluation(None if i % 3 else i - n // 2) for i in range(n)]
+        values[-1] = Evaluation(1, True)  # the end: the first player won
+        graph.set_values(values)
+        graph.set_current(n - 2)
+        await pilot.pause()
+        width = graph.content_size.width
+        assert n >= 3 * width  # every column stands for three positions or more
+        picked = [graph.index_at(x) for x in range(width)]
+        assert all(p is not None and values[p].score is not None for p in picked), picked
+        assert picked[-1] == n - 1
+        text = graph.render()
+        rows = text.plain.splitlines()
+        assert rows[1][-1] == "█" and "·" not in "".join(rows[1:])  # all drawn, the end too
+        assert [x for x in range(width) if n - 2 in graph.span(x, width)] == [width - 1]
+        offset = sum(len(row) + 1 for row in rows[:-1])  # the last row's first column
+        bg = [text.get_style_at_offset(Console(), offset + x).bgcolor for x in range(width)]
+        current = graph.get_component_rich_style("eval-graph--current", partial=True).bgcolor
+        assert bg[-1] == current and current not in bg[:-1]  # the current move's column
+
+
 async def test_a_live_analysis_shows_proven_lines_and_keeps_every_moves_score() -> None:
     rng = random.Random(3)
     game = PahTum.new({"blocks": "7"}, seed=3)

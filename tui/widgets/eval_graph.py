@@ -231,7 +231,22 @@ class EvalGraph(Widget):
         if n <= width:
             index = x // min(WIDEST, width // n)
             return index if index < n else None
-        return x * n // width if x < width else None
+        if x >= width:
+            return None
+        span = self.span(x, width)  # its last position with a value, else its first
+        return next((i for i in reversed(span) if self._drawn(i)), span[0])
+
+    def span(self, x: int, width: int) -> range:
+        """The positions column `x` stands for when there are more than `width` (a
+        three-player game has a value only at its first player's turns, so a column
+        that stood for one position alone mostly stood for a blank one)."""
+        n = len(self.values)
+        low = x * n // width
+        return range(low, max(low + 1, (x + 1) * n // width))
+
+    def _drawn(self, index: int) -> bool:
+        value = self.values[index]
+        return value is not None and value.score is not None
 
     def column_of(self, index: int, width: int) -> tuple[int, int]:
         """The first column of position `index` and the columns it takes."""
@@ -296,14 +311,16 @@ class EvalGraph(Widget):
         if rows <= 0 or width <= 0 or not self.values:
             return out
         columns = self._columns(width)
+        current = [index == self.current for index in columns]
+        if len(self.values) > width:  # the column whose positions hold the current one
+            current = [self.current in self.span(x, width) for x in range(width)]
         halves = rows  # half-rows on each side of the zero line
         for r in range(rows):
             out.append("\n")
             bottom = 2 * (rows - 1 - r)  # the half-row at this row's lower edge, from the
             # bottom of the graph; the zero line is at half-row `rows`
             for x in range(width):
-                index = columns[x]
-                out.append(*self._cell(index, bottom, halves, r, rows))
+                out.append(*self._cell(columns[x], current[x], bottom, halves, r, rows))
         return out
 
     def _columns(self, width: int) -> list[int | None]:
@@ -317,12 +334,12 @@ class EvalGraph(Widget):
             columns = [self.index_at(x) for x in range(width)]
         return columns
 
-    def _cell(self, index: int | None, bottom: int, halves: int, row: int,
+    def _cell(self, index: int | None, current: bool, bottom: int, halves: int, row: int,
               rows: int) -> tuple[str, Style]:
         if index is None:
             return " ", Style()
         value = self.values[index]
-        style = self._style("current") if index == self.current else Style()
+        style = self._style("current") if current else Style()
         level = self.levels(value, halves)
         zero_row = rows - 1 - (rows // 2) if rows % 2 == 0 else rows // 2
         filled_lo = filled_hi = False
