@@ -12,6 +12,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -250,13 +251,17 @@ class ArenaApp(App):
             # `?` (Rules, below) lists every key of the game instead
             if command.title != "Keys":
                 yield command
+        titles = getattr(screen, "PALETTE_TITLES", {})
         for binding in getattr(screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description:
                 action = binding.action
                 if not screen.check_action(action.partition("(")[0], ()):
                     continue  # e.g. "Result" before the game is over
-                key = binding.key_display or binding.key
-                yield SystemCommand(binding.description, f"{binding.description} ({key})",
+                # its own first key ("?" for question_mark, as the Footer), not the Footer's
+                # label of a pair ("+/-")
+                key = self.get_key_display(replace(binding, key=binding.key.split(",")[0],
+                                                   key_display=None))
+                yield SystemCommand(titles.get(action, binding.description), f"key: {key}",
                                     lambda a=action, s=screen: self.call_later(s.run_action, a))
 
 

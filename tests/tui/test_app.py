@@ -385,6 +385,12 @@ async def test_the_command_palette_runs_game_actions() -> None:
         titles = [c.title for c in app.get_system_commands(screen)]
         assert {"Undo", "Redo", "Hint", "Save", "Load", "Export", "New"} <= set(titles)
         assert "Result" not in titles  # only once the game is over
+        helps = {c.title: c.help for c in app.get_system_commands(screen)}
+        assert helps["Undo"] == "key: u"  # under the title, not the title again ("Undo (u)")
+        assert helps["Help"] == "key: ?"  # as the Footer shows it, not "question_mark"
+        # a Footer entry of two keys ("[ ] Moves") is its own first key's command here
+        assert helps["Move back"] == "key: [" and helps["Move forward"] == "key: ]"
+        assert "Moves" not in helps
         assert screen.check_action("hint", ()) and not screen.check_action("pace", ())
         await pilot.press("ctrl+p")
         await pilot.pause()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -71,6 +71,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         # the footer is full at 80 columns: `?` and the command palette list it
         Binding("z", "analysis", "Analysis", show=False),
     ]
+    # the command palette's titles for what a Footer entry of two keys names as one
+    PALETTE_TITLES: ClassVar[dict[str, str]] = {"pace(-1)": "Faster", "view_step(-1)": "Move back"}
 
     class AIInfo(Message):
         """A search's progress: a hint's, or the AI's on its turn."""
