@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Static
 from textual.widgets._footer import FooterKey  # the Footer's own key widget
 
-from tui.widgets.boards.grid import SIDE_MIN, GridBoard
+from tui.widgets.boards.grid import GridBoard, room_width
 
 if TYPE_CHECKING:
     from rules import Game
@@ -257,7 +257,7 @@ class BoardFitScreen(SizedScreen):
 
     def _fit(self) -> None:
         width, height = self.app.size
-        cols = min(width * 3 // 5, width - SIDE_MIN) - self.FRAME_COLS  # as `GridBoard.room`
+        cols = room_width(width) - self.FRAME_COLS
         rows = height - self.CHROME_ROWS
         self.set_class(self._needed.width > cols or self._needed.height > rows, "-tight")
 

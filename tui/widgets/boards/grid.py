@@ -64,6 +64,12 @@ DIRECTIONS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 G = TypeVar("G", bound=Game)
 
 
+def room_width(terminal: int, side: int = SIDE_MIN) -> int:
+    """The columns a board and its frame may take: about 60% of the terminal's width,
+    always leaving the side panel `side`."""
+    return min(terminal * 3 // 5, terminal - side)
+
+
 class GridBoard(Widget, Generic[G], can_focus=True):
     """Base of the board widgets: shows a game, posts `MovePicked` for a user's move.
 
@@ -175,7 +181,7 @@ class GridBoard(Widget, Generic[G], can_focus=True):
         the terminal's less the title, status, footer and a frame.
         """
         chrome = self.parent.gutter.width if isinstance(self.parent, Widget) else 0
-        width = min(viewport.width * 3 // 5, viewport.width - side) - chrome
+        width = room_width(viewport.width, side) - chrome
         if container.width:
             width = min(width, container.width)
         return Size(max(1, width), container.height or viewport.height - 5)
