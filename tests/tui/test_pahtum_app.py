@@ -60,6 +60,10 @@ async def test_whole_hot_seat_game_by_keys_to_the_final_score() -> None:
         assert game.outcome.reason in text
         assert "Return game: same start board, sides swapped." in text
         assert result.lines[0].startswith("Game 1 of 2: ")
+        await pilot.press("escape")  # the board: a hint has no move to give
+        await pilot.press("h")
+        await pilot.pause()
+        assert screen._status.startswith("The game is over, so there is no move to hint")
 
 
 async def test_the_rules_give_the_run_scores() -> None:

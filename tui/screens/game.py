@@ -673,7 +673,10 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         if self.driver.viewing is not None:
             self.status("A hint is for the game in progress: End goes back to it.")
             return
-        if s.game.is_over or s.machine_to_move:
+        if s.game.is_over:
+            self.status("The game is over, so there is no move to hint: v replays it.")
+            return
+        if s.machine_to_move:
             self.status("A hint is for a human's turn.")
             return
         if not self.services.engine_ready(s.game.name):
