@@ -177,10 +177,9 @@ class PousseBoard(GridBoard[Pousse]):
         return frame_step(cursor, key, self._n())  # type: ignore[arg-type]
 
     def size_needed(self) -> Size:
-        # at two columns a cell with no lead; a row per board row, the T and B rows, the
-        # info line
-        least = replace(fit(self._n(), 0, 0), cw=2, lead=0)
-        return Size(least.width, self._n() + 3)
+        # the least layout (a row and two columns a cell), with no lead and the info line
+        least = replace(fit(self._n(), 0, 0), lead=0, info=True)
+        return Size(least.width, least.height)
 
     def _n(self) -> int:
         return self.game.size if self.game is not None else 4
