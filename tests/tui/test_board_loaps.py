@@ -80,12 +80,13 @@ async def choose(pilot, board: LoapsBoard, name: str) -> None:
     await pilot.pause()
 
 
-def chip(board: LoapsBoard, name: str) -> str:
-    """The middle line of a square's chip: its brackets and its glyph (3 characters at 80x24)."""
+def chip(board: LoapsBoard, name: str, lead: int = 0) -> str:
+    """The middle line of a square's chip: its brackets and its glyph (3 characters at 80x24),
+    after `lead` characters of the space before it."""
     g = board.geometry()
     r, c = divmod(sq(name), 7)
     line = board.render().plain.splitlines()[g.grid_y + r * g.ch + g.mark_y]
-    return line[LEFT + c * g.cw + 1:LEFT + c * g.cw + 1 + g.chip_w]
+    return line[LEFT + c * g.cw + 1 - lead:LEFT + c * g.cw + 1 + g.chip_w]
 
 
 def style_of(board: LoapsBoard, name: str):
@@ -130,7 +131,10 @@ async def test_the_picture_has_chess_labels_bonus_squares_and_both_sides() -> No
         for r in range(7):
             row = lines[g.grid_y + r * g.ch].split()
             assert row[0] == row[-1] == str(7 - r)  # rank 7 at the top, on both sides
-        assert chip(board, "d4") == "[7]"  # the cursor starts mid-board, on the 7 square
+        # the cursor starts mid-board, on the 7 square: its "+" keeps the left bracket's
+        # place on a narrow chip, and the bracket moves out into the space before it
+        assert chip(board, "d4", lead=1) == "[+7]"
+        assert style_of(board, "d4").color == board.style("label").color
         for name in ("b2", "b6", "f2", "f6"):
             # a bonus square's points are "+3", never a bare digit like a piece's 1 or 2
             assert chip(board, name) == "+3 "
@@ -143,7 +147,7 @@ async def test_the_picture_has_chess_labels_bonus_squares_and_both_sides() -> No
         assert "red (1) to move: choose a piece." in lines[-3]
         await pilot.press("left")
         await pilot.pause()
-        assert chip(board, "d4") == "+7 " and chip(board, "c4") == "[.]"
+        assert chip(board, "d4", lead=1) == " +7 " and chip(board, "c4", lead=1) == " [.]"
         board.styles.width, board.styles.height = 60, 30  # wider chips: "+7" inside them
         await pilot.pause()
         assert board.geometry().k == 3 and chip(board, "d4") == " +7  " and chip(
@@ -172,6 +176,16 @@ async def test_the_last_move_is_marked_from_and_to_and_a_capture_with_x() -> Non
 
 
 # ----- choosing a move -----------------------------------------------------------------------
+async def test_a_lit_bonus_square_keeps_its_plus_on_a_narrow_chip() -> None:
+    app = Host(loaps(["b7 b5", "a6 b7"]))
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.board
+        await choose(pilot, board, "b5")
+        assert board.geometry().chip_w == 3 and sq("b2") in board.targets
+        assert chip(board, "b2", lead=1) == ">+3<"  # not ">3<", a bare digit like a piece's
+        assert chip(board, "f2", lead=1) == " +3 "  # not lit
+
+
 async def test_a_piece_is_chosen_its_destinations_lit_and_enter_on_one_picks_the_move() -> None:
     app = Host(loaps())
     async with app.run_test(size=SIZE) as pilot:

@@ -290,12 +290,11 @@ class LoapsBoard(GridBoard[Loaps]):
                 text.append(f" {rank} ", style=label)
                 in_chip = g.chip_y <= line < g.chip_y + g.chip_h
                 for c in range(SIZE):
-                    text.append(" ")
-                    if in_chip:
+                    if in_chip:  # the chip draws the space before it (see `_chip`)
                         sq = self.shown(r * SIZE + c)
                         self._chip(text, g, game, sq, middle, targets, shades.get(sq))
                     else:
-                        text.append(" " * g.chip_w)
+                        text.append(" " * (g.chip_w + 1))
                     text.append(" ")
                 if g.right:
                     text.append(f" {rank}", style=label)
@@ -330,8 +329,8 @@ class LoapsBoard(GridBoard[Loaps]):
 
     def _chip(self, text: Text, g: Geometry, game: Loaps, sq: int, middle: bool,
               targets: frozenset[int], shade: str | None = None) -> None:
-        """One line of a square's chip: brackets at its edges, the glyph in the middle (on
-        the overlay's shade, if any)."""
+        """One line of a square's chip, after the space before it: brackets at its edges,
+        the glyph in the middle (on the overlay's shade, if any)."""
         mark = game.board[sq]
         seat = self.seat_of(mark)
         empty = self.style("empty")
@@ -375,8 +374,15 @@ class LoapsBoard(GridBoard[Loaps]):
             bracket = Style()
         back = Style(bgcolor=bg)
         inner = g.chip_w - 2
-        if middle and plus and inner < 2 and left == " ":
+        lead, lead_style = " ", Style()
+        if middle and plus and inner < 2:
+            # a narrow chip has no room for "+7" between brackets: the "+" takes the left
+            # bracket's place, and a bracket moves out to the space before the chip, so
+            # the cursor on a bonus square reads "[+7]", never a bare "[7]"
+            if left != " ":
+                lead, lead_style = left, bracket
             left, bracket, plus = plus, style, ""
+        text.append(lead, lead_style)
         text.append(left, back + bracket)
         if middle:
             side = (inner - 1) // 2
