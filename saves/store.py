@@ -101,12 +101,14 @@ def _os_reason(err: OSError) -> str:
     return err.strerror or err.__class__.__name__
 
 
-def write_save(path: Path | str, doc: SaveDoc) -> None:
-    """Write a save atomically; SaveError (one line) if the disk refuses."""
+def write_save(path: Path | str, doc: SaveDoc) -> str:
+    """Write a save atomically; the text written. SaveError (one line) if the disk refuses."""
+    text = dumps(doc)
     try:
-        atomic_write(path, dumps(doc))
+        atomic_write(path, text)
     except OSError as err:
         raise SaveError(f"could not save {path}: {_os_reason(err)}") from None
+    return text
 
 
 def write_record(path: Path | str, doc: SaveDoc) -> None:
@@ -458,6 +460,30 @@ def delete_save(path: Path | str, folder: Path | str | None = None) -> None:
 # thrown away: a new game of one kind never replaces another kind's. An older Arena kept
 # one slot, last.arena.json: it is still read, as the autosave of the game it holds, until
 # that game's next autosave replaces it. Writes raise SaveError; reads never raise.
+# Two Arenas may share a saves folder (two terminals): a writer passes the text it last
+# put in a slot, and a slot holding other text is the other's, never overwritten or
+# removed (`SlotTaken`; the caller keeps its game elsewhere).
+
+
+class SlotTaken(SaveError):
+    """The autosave slot holds what another writer put there since this one's last write
+    (another Arena using the same saves folder)."""
+
+
+def slot_text(folder: Path | str, game: str) -> str | None:
+    """The text in `game`'s autosave slot, None if there is none (never raises: an
+    unreadable slot reads as text no writer wrote)."""
+    try:
+        return autosave_path(folder, game).read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return "\0"
+
+
+def _check_held(folder: Path | str, game: str, held: str | None) -> None:
+    if held is not None and slot_text(folder, game) not in (None, held):
+        raise SlotTaken(f"the {game} autosave was written by another Arena")
 
 
 def autosave_path(folder: Path | str, game: str | None = None) -> Path:
@@ -466,19 +492,23 @@ def autosave_path(folder: Path | str, game: str | None = None) -> Path:
     return Path(folder) / AUTOSAVE_DIR / name
 
 
-def write_autosave(folder: Path | str, doc: SaveDoc) -> None:
+def write_autosave(folder: Path | str, doc: SaveDoc, held: str | None = None) -> str:
     """Write `doc` as its game's autosave, atomically (the old one-slot file goes if it held
-    this game); SaveError (one line) if the disk refuses."""
+    this game); the text written. `held`: the text this writer last put in the slot (None:
+    it takes the slot whatever is in it); SlotTaken, and nothing written, if the slot holds
+    other text now. SaveError (one line) if the disk refuses."""
     path = autosave_path(folder, doc.game)
+    _check_held(folder, doc.game, held)
     try:
         path.parent.mkdir(exist_ok=True)
     except OSError as err:
         raise SaveError(f"could not autosave in {path.parent}: {_os_reason(err)}") from None
-    write_save(path, doc)
+    text = write_save(path, doc)
     old = _read_one(autosave_path(folder))
     if old is not None and old[0].game == doc.game:
         with contextlib.suppress(OSError):
             autosave_path(folder).unlink()
+    return text
 
 
 def keep_unfinished(folder: Path | str, game: str) -> Path | None:
@@ -556,9 +586,13 @@ def describe_autosave(folder: Path | str, game: str | None = None) -> str | None
     return None
 
 
-def clear_autosave(folder: Path | str, game: str | None = None) -> None:
-    """Remove `game`'s autosave (None: every one); none is fine. SaveError (one line) if the
-    disk refuses."""
+def clear_autosave(folder: Path | str, game: str | None = None, held: str | None = None,
+                   ) -> None:
+    """Remove `game`'s autosave (None: every one); none is fine. `held` as for
+    `write_autosave`: a slot holding other text stays (SlotTaken). SaveError (one line) if
+    the disk refuses."""
+    if game is not None:
+        _check_held(folder, game, held)
     names = [*game_names(), None] if game is None else [game]
     for name in names:
         path = autosave_path(folder, name)

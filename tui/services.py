@@ -14,6 +14,7 @@ here for the app's lifetime and in a small file in the saves folder.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -50,6 +51,7 @@ class Writer:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self.error: str | None = None
+        self.notice: str | None = None  # what a job did that the person should know
 
     def submit(self, job: Callable[[], None]) -> None:
         with self._lock:
@@ -141,6 +143,9 @@ class Services:
         self.writer = Writer()
         self._setup: dict[str, dict[str, Any]] | None = None  # game -> field id -> value
         self._autosaved: dict[str, object] = {}  # game -> the session its autosave holds
+        self._slot_text: dict[str, str] = {}  # game -> the text this app last put in its slot
+        # session token -> its own file among the saves, once another Arena took its slot
+        self._own_file: dict[object, Path] = {}
 
     # ----- the engines ---------------------------------------------------------------------
     def engine_ready(self, game_name: str) -> bool:
@@ -533,35 +538,67 @@ class Services:
             return None
         if not session.unsaved:
             return None
-        from saves.store import keep_unfinished, write_autosave
+        from saves.store import keep_unfinished
 
-        name, kept = session.game.name, None
+        name, kept, token = session.game.name, None, session.token
         try:
             folder, doc = self.saves_folder(), self._doc(session)
-            if self._autosaved.get(name) is not session.token:
+            if self._autosaved.get(name) is not token and token not in self._own_file:
                 self.writer.flush()  # the slot as the writes before this one left it
                 kept = keep_unfinished(folder, name)
+                self._slot_text.pop(name, None)  # the slot is this game's, whatever is there
         except Exception as err:  # noqa: BLE001 - reported on the screen, the game goes on
             self.writer.error = str(err)
             return None
-        self._autosaved[name] = session.token
-        self.writer.submit(lambda: write_autosave(folder, doc))
+        self._autosaved[name] = token
+        title = session.game.title
+        self.writer.submit(lambda: self._put_autosave(folder, doc, token, title))
         if kept is None:
             return None
-        return f"The unfinished {session.game.title} game is kept as {kept.name}: l loads it."
+        return f"The unfinished {title} game is kept as {kept.name}: l loads it."
+
+    def _put_autosave(self, folder: Path, doc: SaveDoc, token: object, title: str) -> None:
+        """The writer's job for `autosave`: the game's slot while this app holds it. Once
+        another Arena using the same saves folder has written the slot (a game of the
+        same kind, or this one resumed there), the slot is left to it and this game gets
+        a file of its own among the saves from then on, said once: neither is lost."""
+        from saves.store import SlotTaken, default_name, write_autosave, write_save
+
+        own = self._own_file.get(token)
+        if own is None:
+            try:
+                self._slot_text[doc.game] = write_autosave(
+                    folder, doc, self._slot_text.get(doc.game))
+                return
+            except SlotTaken:
+                own = folder / default_name(f"{doc.game}-unfinished", folder)
+                self._own_file[token] = own
+                self._slot_text.pop(doc.game, None)
+                self.writer.notice = (
+                    f"Another Arena wrote the {title} autosave in this saves folder: this "
+                    f"game is kept as {own.name} from now on (l loads it).")
+        write_save(own, doc)
+
+    def autosaved_as(self, session: Session) -> Path | None:
+        """The file of its own that `session` is autosaved in (another Arena took its
+        slot), or None (its slot, or nowhere)."""
+        self.writer.flush()
+        return self._own_file.get(session.token)
 
     def _clear_own_autosave(self, session: Session) -> None:
-        """Remove the game's autosave if it holds `session` (another game's stays)."""
+        """Remove the game's autosave if it holds `session` (another game's stays), or the
+        file of its own (`autosaved_as`)."""
         name = session.game.name
-        if self._autosaved.get(name) is session.token:
+        if (own := self._own_file.pop(session.token, None)) is not None:
+            self.writer.submit(lambda: own.unlink(missing_ok=True))
+        elif self._autosaved.get(name) is session.token:
             self.clear_autosave(name)
 
     def clear_autosave(self, game_name: str | None = None) -> None:
         """Remove `game_name`'s autosave (None: every game's)."""
-        from saves.store import clear_autosave
-
         if game_name is None:
             self._autosaved.clear()
+            self._slot_text.clear()
         else:
             self._autosaved.pop(game_name, None)
         try:
@@ -569,7 +606,16 @@ class Services:
         except OSError as err:
             self.writer.error = str(err)
             return
-        self.writer.submit(lambda: clear_autosave(folder, game_name))
+        self.writer.submit(lambda: self._clear_slot(folder, game_name))
+
+    def _clear_slot(self, folder: Path, game_name: str | None) -> None:
+        """The writer's job for `clear_autosave`: a slot another Arena wrote since this
+        app's last write stays."""
+        from saves.store import SlotTaken, clear_autosave
+
+        held = None if game_name is None else self._slot_text.pop(game_name, None)
+        with contextlib.suppress(SlotTaken):
+            clear_autosave(folder, game_name, held)
 
     def describe_autosaves(self) -> list[tuple[str, str]]:
         """(game, the menu's line) for each game with an unfinished game to resume, the
@@ -593,21 +639,33 @@ class Services:
         """`game_name`'s autosaved game (None: the most recent), as a session in no named
         save; None if there is none (a damaged one is set aside by the store). It holds
         the slot: its moves replace the autosave it came from."""
-        from saves.store import read_autosave
+        from saves.store import read_autosave, slot_text
 
         self.writer.flush()
-        found = read_autosave(self.saves_folder(), game_name)
+        folder = self.saves_folder()
+        found = read_autosave(folder, game_name)
         if found is None:
             return None
         session = self.session_from_doc(*found)
         session.mark_unsaved()
-        self._autosaved[session.game.name] = session.token
+        name = session.game.name
+        self._autosaved[name] = session.token
+        # held from the text resumed: another Arena that writes the slot meanwhile keeps it
+        if (text := slot_text(folder, name)) is not None:
+            self._slot_text[name] = text
+        else:
+            self._slot_text.pop(name, None)
         return session
 
     def take_write_error(self) -> str | None:
         """The last autosave or settings write that failed, once."""
         error, self.writer.error = self.writer.error, None
         return error
+
+    def take_write_notice(self) -> str | None:
+        """What the last autosave did that the person should know, once."""
+        notice, self.writer.notice = self.writer.notice, None
+        return notice
 
     # ----- the setup screen's last choices --------------------------------------------------
     def _settings_path(self) -> Path:

@@ -13,6 +13,7 @@ from rules import Clock, MatchState, PlayerSpec, TimeControl, get_game
 from saves import store
 from saves.format import SaveError, doc_from_game, dumps
 from saves.store import (
+    SlotTaken,
     autosave_path,
     clear_autosave,
     describe_autosave,
@@ -49,6 +50,25 @@ def test_write_read_describe_clear(tmp_path: Path) -> None:
     clear_autosave(tmp_path)
     assert read_autosave(tmp_path) is None and describe_autosave(tmp_path) is None
     clear_autosave(tmp_path)  # nothing to clear is fine
+
+
+def test_a_slot_written_by_another_is_neither_overwritten_nor_removed(tmp_path: Path) -> None:
+    doc = in_progress()
+    mine = write_autosave(tmp_path, doc)
+    path = autosave_path(tmp_path, "pahtum")
+    assert path.read_text(encoding="utf-8") == mine
+    game = get_game("pahtum").new({"board": "sample"})
+    game.replay(["A1"])
+    theirs = write_autosave(tmp_path, doc_from_game(game, PLAYERS))  # another Arena's
+    for job in (lambda: write_autosave(tmp_path, doc, held=mine),
+                lambda: clear_autosave(tmp_path, "pahtum", held=mine)):
+        with pytest.raises(SlotTaken):
+            job()
+        assert path.read_text(encoding="utf-8") == theirs
+    assert write_autosave(tmp_path, doc, held=theirs) == mine  # its holder's
+    clear_autosave(tmp_path, "pahtum", held=mine)
+    assert not path.exists()
+    assert write_autosave(tmp_path, doc, held=theirs) == mine  # gone: free
 
 
 def test_the_last_write_wins_and_leaves_no_temp(tmp_path: Path) -> None:

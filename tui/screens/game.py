@@ -327,8 +327,10 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         kept = self.services.autosave(self.session)
         if (error := self.services.take_write_error()) is not None:
             self.status(f"Autosave failed: {error}")
-        elif kept is not None and self.is_attached:
-            self.notify(kept, timeout=12)  # outlasts the status lines of the moves after
+        # a notice comes from the writer thread's job before this one (said a move late)
+        for note in (kept, self.services.take_write_notice()):
+            if note is not None and self.is_attached:
+                self.notify(note, timeout=12)  # outlasts the status lines of the moves after
 
     def _next_turn(self) -> None:
         """After a change: the game over, a person's turn (nothing to do), or a machine's,
@@ -717,6 +719,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         title = s.game.title
         if not s.unsaved:
             return "This game is saved." if s.game.history else ""
+        if s.in_progress and (own := self.services.autosaved_as(s)) is not None:
+            return f"This game is kept as {own.name}: l loads it."
         if s.in_progress and new_game:
             return (f"This game stays under Resume {title} on the menu until the next {title} "
                     f"game's first move, then among the saves; {save_key} saves it by name.")
