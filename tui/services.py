@@ -80,6 +80,14 @@ class Writer:
         return True
 
 
+def _text_of(path: Path) -> str | None:
+    """A save's text as it is on disk now, None if it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def end_program(player: ProgramPlayer) -> None:
     """Kill a program's process group and end it for good (never raises)."""
     try:
@@ -417,9 +425,12 @@ class Services:
             return own.name
         return default_name(game_name, folder, suffix=suffix or SUFFIX)
 
-    def replaced(self, name: str, suffix: str, own: Path | None = None) -> str | None:
-        """The file that writing `name` would replace, other than `own` (the game's own
-        save, which saving again is meant to replace); None when there is none."""
+    def replaced(self, name: str, suffix: str, own: Path | None = None,
+                 own_text: str | None = None) -> str | None:
+        """What writing `name` would replace, as the start of a sentence ("x.arena.json
+        exists"); None when nothing would be. `own`, the game's own save, is replaced
+        without asking while it holds `own_text` (what the game last wrote or read there):
+        changed since, by another Arena or by hand, it is asked about too."""
         from saves.format import SaveError
         from saves.store import path_in
 
@@ -427,16 +438,20 @@ class Services:
             path = path_in(self.saves_folder(), name, suffix)
         except (SaveError, OSError):
             return None  # the name's own problem is told by name_problem
-        if path == own or not (path.exists() or path.is_symlink()):
+        if not (path.exists() or path.is_symlink()):
             return None
-        return path.name
+        if path != own:
+            return f"{path.name} exists"
+        if own_text is None or _text_of(path) == own_text:
+            return None
+        return f"{path.name} changed since this game was saved there or loaded"
 
-    def name_checks(self, suffix: str, own: Path | None = None
+    def name_checks(self, suffix: str, own: Path | None = None, own_text: str | None = None,
                     ) -> dict[str, Callable[[str], str | None]]:
         """A name dialog's two checks for a file of `suffix` in the saves folder (its
-        `check` and `replaced`; `own`: the game's own save, replaced without asking)."""
+        `check` and `replaced`; `own` and `own_text` as for `replaced`)."""
         return {"check": lambda name: self.name_problem(name, suffix),
-                "replaced": lambda name: self.replaced(name, suffix, own)}
+                "replaced": lambda name: self.replaced(name, suffix, own, own_text)}
 
     @staticmethod
     def name_problem(name: str, suffix: str) -> str | None:
@@ -457,9 +472,9 @@ class Services:
 
         # the load list shows *.arena.json: a bare name gets the suffix so it is found again
         path = path_in(self.saves_folder(), name, SUFFIX)
-        write_save(path, self._doc(session))
+        text = write_save(path, self._doc(session))
         session.mark_saved()
-        session.saved_to = path
+        session.saved_to, session.saved_text = path, text
         self._clear_own_autosave(session)  # the game is in a named save now
         return path
 
@@ -506,7 +521,7 @@ class Services:
             session = Session(game, participants, now=self.now)
         else:
             session = self.session_from_doc(*read_save(path))
-            session.saved_to = path.resolve()
+            session.saved_to, session.saved_text = path.resolve(), _text_of(path)
         session.mark_saved()
         return session
 

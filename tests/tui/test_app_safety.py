@@ -442,6 +442,32 @@ async def test_saving_again_offers_the_games_own_save_and_replaces_it_without_as
     assert len(json.loads((tmp_path / "mine.arena.json").read_text())["moves"]) == 3
 
 
+async def test_the_games_own_save_changed_since_by_another_is_asked_about(
+        tmp_path: Path) -> None:
+    """Another Arena (or a hand) wrote the game's own save since this game saved it: saving
+    again asks before replacing it, as for any other file."""
+    app = app_for(FIRST, save_dir=tmp_path)
+    mine = tmp_path / "mine.arena.json"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await give_name(pilot, await name_dialog_after_a_move(app, pilot, "s"), "mine")
+        theirs = mine.read_text().replace('"moves"', '"moves" ', 1)  # still a save
+        mine.write_text(theirs)
+        dialog = await name_dialog_after_a_move(app, pilot, "s")
+        assert dialog.query_one(Input).value == "mine.arena.json"
+        await give_name(pilot, dialog, None)
+        assert app.screen is dialog and mine.read_text() == theirs
+        assert text_of(dialog.query_one("#name-error")) == (
+            "mine.arena.json changed since this game was saved there or loaded: Save again "
+            "to replace it")
+        await give_name(pilot, dialog, None)  # given again: replaced
+        assert app.screen is screen and mine.read_text() != theirs
+        dialog = await name_dialog_after_a_move(app, pilot, "s")  # its own again: no question
+        await give_name(pilot, dialog, None)
+        assert app.screen is screen
+    assert len(json.loads(mine.read_text())["moves"]) == 3
+
+
 # ----- the status line ---------------------
 async def test_the_status_line_shortens_paths_and_never_cuts_silently(tmp_path: Path) -> None:
     app = app_for(FIRST, save_dir=tmp_path / "my saves")

@@ -106,6 +106,7 @@ class Session:
         self.generation = 0
         self.saved_generation: int | None = 0  # when last saved or loaded by name
         self.saved_to: Path | None = None  # the named save it was last saved to or loaded from
+        self.saved_text: str | None = None  # saved_to's text as this session wrote or read it
         self.token = object()  # which game this is, for the autosave (a load brings its own)
         self.setup_options: dict[str, Any] | None = None  # as chosen, before a seed resolved them
 

@@ -52,9 +52,10 @@ class NameDialog(ModalScreen[str | None]):
     """Ask for a file name in `folder`; dismisses with the name or None.
 
     `check` returns why a name is refused (None: fine); a refused name stays in the
-    dialog with that one line under it, and nothing is written. `replaced` names the file
-    a name would replace (None: none): the dialog says so and takes the name only when it
-    is given again, so another saved game is never written over by a stray Enter.
+    dialog with that one line under it, and nothing is written. `replaced` says what a
+    name would replace ("x exists"; None: nothing): the dialog says so and takes the name
+    only when it is given again, so another saved game is never written over by a stray
+    Enter.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), *BUTTON_KEYS]
@@ -106,7 +107,7 @@ class NameDialog(ModalScreen[str | None]):
         if not problem and name != self._replacing and self.replaced is not None:
             there = self.replaced(name)
             if there:
-                problem = f"{there} exists: {self.action} again to replace it"
+                problem = f"{there}: {self.action} again to replace it"
                 self._replacing = name
         if problem:
             self.query_one("#name-error", Static).update(printable(problem))

@@ -69,7 +69,7 @@ class FileActions:
             self.status(f"Cannot save: {err}")
             return
         dialog = NameDialog("Save the game", folder, default,
-                            **self.services.name_checks(SUFFIX, own))
+                            **self.services.name_checks(SUFFIX, own, self.session.saved_text))
         self._file_dialog(dialog, lambda name: self._save_to(name, then))
 
     def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
