@@ -154,6 +154,7 @@ class Services:
         self._slot_text: dict[str, str] = {}  # game -> the text this app last put in its slot
         # session token -> its own file among the saves, once another Arena took its slot
         self._own_file: dict[object, Path] = {}
+        self._unkept: dict[object, str] = {}  # session token -> why its last autosave failed
 
     # ----- the engines ---------------------------------------------------------------------
     def engine_ready(self, game_name: str) -> bool:
@@ -563,7 +564,7 @@ class Services:
                 kept = keep_unfinished(folder, name)
                 self._slot_text.pop(name, None)  # the slot is this game's, whatever is there
         except Exception as err:  # noqa: BLE001 - reported on the screen, the game goes on
-            self.writer.error = str(err)
+            self.writer.error = self._unkept[token] = str(err)
             return None
         self._autosaved[name] = token
         title = session.game.title
@@ -579,20 +580,30 @@ class Services:
         a file of its own among the saves from then on, said once: neither is lost."""
         from saves.store import SlotTaken, default_name, write_autosave, write_save
 
-        own = self._own_file.get(token)
-        if own is None:
-            try:
-                self._slot_text[doc.game] = write_autosave(
-                    folder, doc, self._slot_text.get(doc.game))
-                return
-            except SlotTaken:
-                own = folder / default_name(f"{doc.game}-unfinished", folder)
-                self._own_file[token] = own
-                self._slot_text.pop(doc.game, None)
-                self.writer.notice = (
-                    f"Another Arena wrote the {title} autosave in this saves folder: this "
-                    f"game is kept as {own.name} from now on (l loads it).")
-        write_save(own, doc)
+        try:
+            own = self._own_file.get(token)
+            if own is None:
+                try:
+                    self._slot_text[doc.game] = write_autosave(
+                        folder, doc, self._slot_text.get(doc.game))
+                except SlotTaken:
+                    own = folder / default_name(f"{doc.game}-unfinished", folder)
+                    self._own_file[token] = own
+                    self._slot_text.pop(doc.game, None)
+                    self.writer.notice = (
+                        f"Another Arena wrote the {title} autosave in this saves folder: "
+                        f"this game is kept as {own.name} from now on (l loads it).")
+            if own is not None:
+                write_save(own, doc)
+        except Exception as err:
+            self._unkept[token] = str(err) or type(err).__name__
+            raise  # the writer keeps it for the screen
+        self._unkept.pop(token, None)
+
+    def autosave_problem(self, session: Session) -> str | None:
+        """Why `session`'s last autosave failed (its game is kept nowhere), or None."""
+        self.writer.flush()
+        return self._unkept.get(session.token)
 
     def autosaved_as(self, session: Session) -> Path | None:
         """The file of its own that `session` is autosaved in (another Arena took its

@@ -86,6 +86,24 @@ async def test_ctrl_q_asks_with_a_game_in_progress_and_quits_at_once_without(
         assert not fresh.is_running
 
 
+async def test_a_game_whose_autosave_failed_is_not_called_kept(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    app = app_for(FIRST, save_dir=tmp_path / "file" / "saves")  # a folder it cannot make
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        assert screen._status.startswith("Autosave failed: ")
+        for keys in (["ctrl+q"], ["n"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            note = text_of(app.screen.query_one("#result-lines"))
+            assert note.startswith("This game is not kept: its autosave failed (")
+            assert "Resume" not in note and "stays" not in note
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is screen
+
+
 @pytest.mark.parametrize("name", ONE_GAME)
 async def test_a_finished_unsaved_game_offers_save_and_quit(name: str, tmp_path: Path) -> None:
     app = app_for(name, save_dir=tmp_path)

@@ -719,6 +719,9 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         title = s.game.title
         if not s.unsaved:
             return "This game is saved." if s.game.history else ""
+        if s.in_progress and (problem := self.services.autosave_problem(s)) is not None:
+            return (f"This game is not kept: its autosave failed ({problem}). "
+                    f"{save_key} saves it by name.")
         if s.in_progress and (own := self.services.autosaved_as(s)) is not None:
             return f"This game is kept as {own.name}: l loads it."
         if s.in_progress and new_game:
