@@ -198,19 +198,29 @@ class ArenaApp(App):
 
     async def action_quit(self) -> None:
         """Quit, first asking if that would lose something: a game changed since its last
-        named save (an unfinished one stays in the autosave). Ctrl+Q again quits anyway."""
+        named save (an unfinished one stays in the autosave), or an edited position not
+        saved. Ctrl+Q again quits anyway."""
         game = self.game_screen()
-        if game is None or not game.session.unsaved or isinstance(self.screen, QuitDialog):
+        if game is not None and not game.session.unsaved:
+            game = None
+        editor = next((s for s in self.screen_stack
+                       if isinstance(s, EditorScreen) and s.edited), None)
+        if (game is None and editor is None) or isinstance(self.screen, QuitDialog):
             self.quit_now()
             return
-        choices = [("quit", "Quit", "q"), ("save", "Save and quit", "s")]
-        self.push_screen(QuitDialog("Quit Arena?", game.leaving_note(save_key="s"), choices),
+        notes = [] if editor is None else [editor.leaving_note("in the editor")]
+        choices = [("quit", "Quit", "q")]
+        if game is not None:
+            notes.append(game.leaving_note(save_key="s"))
+            if editor is None:  # saving the game would not keep the edits
+                choices.append(("save", "Save and quit", "s"))
+        self.push_screen(QuitDialog("Quit Arena?", "\n".join(notes), choices),
                          lambda choice: self._after_quit_choice(game, choice))
 
-    def _after_quit_choice(self, game: GameScreen, choice: str | None) -> None:
+    def _after_quit_choice(self, game: GameScreen | None, choice: str | None) -> None:
         if choice == "quit":
             self.quit_now()
-        elif choice == "save":
+        elif choice == "save" and game is not None:
             game.action_save(then=self.quit_now)
 
     def quit_now(self) -> None:

@@ -125,7 +125,7 @@ async def test_over_a_game_escape_leaves_it_and_play_replaces_it(tmp_path) -> No
         await pilot.press("enter")  # a push from the left into the middle row
         await settle(pilot)
         assert status(app) == "Legal: O to move."
-        await pilot.press("escape")
+        await pilot.press("escape", "l")  # the edit is not saved: asked, then left
         await settle(pilot)
         assert app.screen.session.game is game and not game.history
         await pilot.press("d")
@@ -134,6 +134,49 @@ async def test_over_a_game_escape_leaves_it_and_play_replaces_it(tmp_path) -> No
         screen = await play_as_people(app, pilot)
         assert screen.session.game.history_text() == ["L4", "R4"]
         assert sum(isinstance(s, GameScreen) for s in app.screen_stack) == 1
+
+
+async def test_leaving_or_quitting_with_edits_not_saved_asks_first(tmp_path) -> None:
+    from tui.app import QuitDialog
+    from tui.screens.dialogs import ChoiceDialog
+
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False, now=lambda: 0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, "pousse")
+        await pilot.press("escape")  # nothing edited: left at once
+        await settle(pilot)
+        assert type(app.screen).__name__ == "MenuScreen"
+        screen = await open_editor(app, pilot, "pousse")
+        await pilot.press("enter")
+        await settle(pilot)
+        draft = screen.draft.copy()
+        for keys in (["escape"], ["ctrl+q"]):
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert isinstance(app.screen, ChoiceDialog)
+            note = str(app.screen.query_one("#result-lines", Static).render())
+            place = "in the editor" if keys == ["ctrl+q"] else "on the board"
+            assert f"The position {place} is not saved." in note
+            assert isinstance(app.screen, QuitDialog) == (keys == ["ctrl+q"])
+            await pilot.press("escape")  # cancel: the edits stay
+            await settle(pilot)
+            assert app.screen is screen and screen.draft.values == draft.values
+            assert app.is_running
+        await pilot.press("escape", "s")  # save first, then leave
+        await settle(pilot)
+        await pilot.press("enter")  # the offered name
+        await settle(pilot)
+        assert type(app.screen).__name__ == "MenuScreen"
+        (saved,) = tmp_path.glob("pousse-*.arena.json")
+        screen = await open_editor(app, pilot, "pousse")
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("e", "enter")  # exported: nothing left to lose
+        await settle(pilot)
+        assert not screen.edited
+        await pilot.press("ctrl+q")
+        await settle(pilot)
+        assert not app.is_running
 
 
 async def test_analyse_opens_the_analysis_board_and_escape_steps_back(

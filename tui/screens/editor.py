@@ -9,6 +9,7 @@ works on its own draft: opened from a game, it never changes that game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from rules.edit.base import Paint
 from tui.messages import OpenAnalysis, OpenMenu, StartSession
 from tui.play.session import Session
 from tui.screens.common import BoardFitScreen, KeyFooter, fit, printable, short_path
-from tui.screens.dialogs import NameDialog
+from tui.screens.dialogs import ChoiceDialog, NameDialog
 from tui.screens.editor_dialogs import Seats, SeatsDialog
 from tui.services import Services
 from tui.widgets.draft_grid import DraftGrid
@@ -62,6 +63,7 @@ class EditorScreen(BoardFitScreen):
         drafts = draft_class(self.cls)
         self.draft: Draft = drafts.start() if game is None else drafts.from_game(game)
         self.undo_stack: list[Draft] = []
+        self.edited = False  # changed since it opened or was last saved or exported
         self.paint_index = 0
         self.filling = False  # a cell paint fills the area between two corners
         self.grid = DraftGrid(self.draft, id="draft")
@@ -186,6 +188,7 @@ class EditorScreen(BoardFitScreen):
             self.say(f"Cannot: {err}")
             return
         self.undo_stack = [*self.undo_stack[-UNDO_DEPTH + 1:], before]
+        self.edited = True
         self._show()
 
     def on_draft_grid_cell_chosen(self, event: DraftGrid.CellChosen) -> None:
@@ -209,6 +212,7 @@ class EditorScreen(BoardFitScreen):
             self.say("Nothing to undo.")
             return
         self.draft = self.undo_stack.pop()
+        self.edited = True
         self._show()
 
     def action_clear(self) -> None:
@@ -253,7 +257,8 @@ class EditorScreen(BoardFitScreen):
         else:
             self.post_message(start)
 
-    def action_save(self) -> None:
+    def action_save(self, then: Callable[[], object] | None = None) -> None:
+        """Ask for a name and save; `then` runs after a successful save (leaving)."""
         from saves.store import SUFFIX
 
         if self._legal("save") is None:
@@ -265,9 +270,10 @@ class EditorScreen(BoardFitScreen):
             self.say(f"Cannot save: {err}")
             return
         self.app.push_screen(NameDialog("Save the position", folder, default,
-                                        **self.services.name_checks(SUFFIX)), self._save_to)
+                                        **self.services.name_checks(SUFFIX)),
+                             lambda name: self._save_to(name, then))
 
-    def _save_to(self, name: str | None) -> None:
+    def _save_to(self, name: str | None, then: Callable[[], object] | None = None) -> None:
         game = self._legal("save")
         if not name or game is None:
             return
@@ -277,7 +283,10 @@ class EditorScreen(BoardFitScreen):
         except Exception as err:  # noqa: BLE001 - nothing written, the draft stays
             self.say(f"Save failed: {err}")
             return
+        self.edited = False
         self.say(f"Saved to {self._shown(path)}.")
+        if then is not None:
+            then()
 
     def action_export(self) -> None:
         from saves.store import NATIVE_SUFFIX
@@ -306,6 +315,7 @@ class EditorScreen(BoardFitScreen):
         except Exception as err:  # noqa: BLE001
             self.say(f"Export failed: {err}")
             return
+        self.edited = False
         self.say(f"Exported the position to {self._shown(path)}.")
 
     def _shown(self, path: Path) -> str:
@@ -320,9 +330,33 @@ class EditorScreen(BoardFitScreen):
             self.post_message(OpenAnalysis(game))
 
     def action_back(self) -> None:
+        """Leave (to the game it was opened over, or the menu), first asking if the edits
+        would be lost."""
         if self.focused is not self.grid:  # from a field: back to the board, not away
             self.grid.focus()
             return
+        if not self.edited:
+            self._leave()
+            return
+        choices = [("leave", "Leave", "l")]
+        if self._judge()[0] is not None:
+            choices.append(("save", "Save first", "s"))
+        self.app.push_screen(ChoiceDialog("Leave the editor?", self.leaving_note(), choices),
+                             self._after_back_choice)
+
+    def leaving_note(self, place: str = "on the board") -> str:
+        """What leaving does to the position `place` (for the questions that leave)."""
+        if self._judge()[0] is None:
+            return f"The position {place} is not saved (it is not legal, so it cannot be)."
+        return f"The position {place} is not saved."
+
+    def _after_back_choice(self, choice: str | None) -> None:
+        if choice == "leave":
+            self._leave()
+        elif choice == "save":
+            self.action_save(then=self._leave)
+
+    def _leave(self) -> None:
         if self.over_game:
             self.dismiss(None)
         else:
