@@ -173,8 +173,28 @@ class ArenaApp(App):
 
     def on_open_replay(self, message: OpenReplay) -> None:
         """The replay goes over the game screen; `c` there comes back as a new game."""
-        self.push_screen(ReplayScreen(message.session, self.services),
-                         lambda start: start is not None and self.post_message(start))
+        self.push_screen(ReplayScreen(message.session, self.services), self._play_on)
+
+    def _play_on(self, start: StartSession | None) -> None:
+        """A new game from a replay replaces the game screen's: if that game is not saved,
+        ask first (play on, or save it first), as a new game does."""
+        if start is None:
+            return
+        game = self.game_screen()
+        if game is None or not game.session.unsaved:
+            self.post_message(start)
+            return
+        choices = [("on", "Play on", "c"), ("save", "Save first", "s")]
+
+        def chosen(choice: str | None) -> None:
+            if choice == "on":
+                self.post_message(start)
+            elif choice == "save":
+                game.action_save(then=lambda: self.post_message(start))
+
+        self.push_screen(ChoiceDialog("Play on as a new game?",
+                                      game.leaving_note(new_game=True, save_key="s"), choices),
+                         chosen)
 
     def on_open_analysis(self, message: OpenAnalysis) -> None:
         """The analysis board goes over the screen that asked; Esc comes back to it."""

@@ -16,7 +16,7 @@ from textual.geometry import Region
 from rules import ClockKind, PlayerSpec, TimeControl, get_game
 from rules.outcome import Termination
 from saves.format import doc_from_game
-from saves.store import write_save
+from saves.store import read_save, write_save
 from tests.tui.test_app import FakeClock, own_saves_folder  # noqa: F401 - the fixture
 from tui.app import ArenaApp
 from tui.play.session import Session
@@ -239,6 +239,37 @@ async def test_continue_from_the_middle_starts_a_new_game_with_the_same_seats(
         assert s.clock.moves[:6] == [took(i) for i in range(6)]
         assert new._status.startswith("A new game from move 6 of the replay")
         assert len(app.screen_stack) == 2  # the menu and the new game: nothing left behind
+
+
+async def test_continue_from_a_game_not_saved_asks_first(tmp_path: Path) -> None:
+    from tui.screens.dialogs import ChoiceDialog, NameDialog
+
+    session = finished("pousse")  # one game: over, and in no save
+    app = ArenaApp(save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_session(session)
+        for answer in ("escape", "s"):
+            screen = await open_replay(app, pilot)
+            assert screen.source is session  # after the escape too: still the game finished
+            await pilot.press("home", "right", "right", "c")
+            await pilot.pause()
+            assert isinstance(app.screen, SeatsDialog)
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert isinstance(app.screen, ChoiceDialog)
+            assert "This finished game is not saved" in text_of(
+                app.screen.query_one("#result-lines"))
+            await pilot.press(answer)
+            await pilot.pause()
+        # escaped once: the finished game stayed; then saved first, and the new game began
+        assert isinstance(app.screen, NameDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        (path,) = tmp_path.glob("pousse-*.arena.json")
+        assert read_save(path)[1].history == session.game.history
+        new = app.screen
+        assert isinstance(new, GameScreen) and new.session is not session
+        assert len(new.session.game.history) == 2 and new is not screen
 
 
 async def test_analyse_shows_the_engine_line_and_drops_a_stale_answer(tmp_path: Path) -> None:
