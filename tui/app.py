@@ -166,7 +166,7 @@ class ArenaApp(App):
         if message.game is None:
             self.switch_screen(screen)
         else:
-            self.push_screen(screen, lambda start: start is not None and self.post_message(start))
+            self.push_screen(screen, self._play_on)
 
     def on_start_session(self, message: StartSession) -> None:
         self.start_session(message.session, message.status)
@@ -176,25 +176,15 @@ class ArenaApp(App):
         self.push_screen(ReplayScreen(message.session, self.services), self._play_on)
 
     def _play_on(self, start: StartSession | None) -> None:
-        """A new game from a replay replaces the game screen's: if that game is not saved,
-        ask first (play on, or save it first), as a new game does."""
+        """A new game from a replay's `c` or the editor's Play, in place of the game
+        screen's: asked about first if that game would be lost (`ask_before_replacing`)."""
         if start is None:
             return
         game = self.game_screen()
-        if game is None or not game.session.unsaved:
+        if game is None:
             self.post_message(start)
-            return
-        choices = [("on", "Play on", "c"), ("save", "Save first", "s")]
-
-        def chosen(choice: str | None) -> None:
-            if choice == "on":
-                self.post_message(start)
-            elif choice == "save":
-                game.action_save(then=lambda: self.post_message(start))
-
-        self.push_screen(ChoiceDialog("Play on as a new game?",
-                                      game.leaving_note(new_game=True, save_key="s"), choices),
-                         chosen)
+        else:
+            game.ask_before_replacing(lambda: self.post_message(start), "Play on", "p")
 
     def on_open_analysis(self, message: OpenAnalysis) -> None:
         """The analysis board goes over the screen that asked; Esc comes back to it."""

@@ -486,6 +486,37 @@ async def test_the_games_own_save_changed_since_by_another_is_asked_about(
     assert len(json.loads(mine.read_text())["moves"]) == 3
 
 
+@pytest.mark.parametrize("name", ONE_GAME)
+async def test_loading_over_a_finished_game_not_saved_asks_first(
+        name: str, tmp_path: Path) -> None:
+    from tui.screens.dialogs import ChoiceDialog
+
+    app = app_for(name, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await give_name(pilot, await name_dialog_after_a_move(app, pilot, "s"), "other")
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        end_by_fault(screen)
+        await pilot.pause()
+        await pilot.press("escape")  # the end screen
+        await pilot.pause()
+        finished = screen.session
+        for answer in ("escape", "l"):
+            await pilot.press("l")
+            await pilot.pause()
+            await pilot.press("enter")  # the one save
+            await pilot.pause()
+            assert isinstance(app.screen, ChoiceDialog)
+            assert text_of(app.screen.query_one("#result-lines")).startswith(
+                "This finished game is not saved")
+            await pilot.press(answer)
+            await pilot.pause()
+            if answer == "escape":
+                assert app.screen is screen and screen.session is finished
+        assert app.screen is screen and screen._status == "Loaded other.arena.json."
+        assert not screen.session.game.is_over
+
+
 # ----- the status line ---------------------
 async def test_the_status_line_shortens_paths_and_never_cuts_silently(tmp_path: Path) -> None:
     app = app_for(FIRST, save_dir=tmp_path / "my saves")

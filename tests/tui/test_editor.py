@@ -112,10 +112,15 @@ async def test_save_and_export_keep_the_fields(tmp_path) -> None:
     assert app.services.load_session(saved).game.to_native() == game.to_native()
 
 
-async def test_over_a_game_escape_leaves_it_and_play_replaces_it(tmp_path) -> None:
+def pousse_between_people(folder: Path) -> ArenaApp:
+    """The app on a Pousse game between two people (no engine to load)."""
     people = [PlayerSpec.human(), PlayerSpec.human()]
-    app = ArenaApp("pousse", players=people, save_dir=tmp_path, clocks_running=False,
-                   now=lambda: 0.0)
+    return ArenaApp("pousse", players=people, save_dir=folder, clocks_running=False,
+                    now=lambda: 0.0)
+
+
+async def test_over_a_game_escape_leaves_it_and_play_replaces_it(tmp_path) -> None:
+    app = pousse_between_people(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         game = app.screen.session.game
@@ -134,6 +139,39 @@ async def test_over_a_game_escape_leaves_it_and_play_replaces_it(tmp_path) -> No
         screen = await play_as_people(app, pilot)
         assert screen.session.game.history_text() == ["L4", "R4"]
         assert sum(isinstance(s, GameScreen) for s in app.screen_stack) == 1
+
+
+async def test_play_over_a_finished_game_not_saved_asks_first(tmp_path) -> None:
+    from rules import Termination
+    from tui.screens.dialogs import ChoiceDialog
+
+    app = pousse_between_people(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("enter")  # a move, then the game ends: over, in no save
+        await settle(pilot)
+        screen.session.game.forfeit(0, Termination.FAULT, "X faulted")
+        screen._changed("X faulted.")
+        await settle(pilot)
+        await pilot.press("escape")  # the end screen
+        await settle(pilot)
+        finished = screen.session
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        dialog = app.screen
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.click("#ok")
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceDialog) and app.screen is not dialog
+        assert "This finished game is not saved" in str(
+            app.screen.query_one("#result-lines", Static).render())
+        await pilot.press("escape")  # stays: the finished game on its screen
+        await settle(pilot)
+        assert app.screen is screen and screen.session is finished
 
 
 async def test_leaving_or_quitting_with_edits_not_saved_asks_first(tmp_path) -> None:

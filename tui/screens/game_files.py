@@ -36,6 +36,7 @@ class FileActions:
         def _engine_line(self, text: str | None = None) -> None: ...
         def _changed(self, text: str) -> None: ...
         def _cancel_search(self, turn_too: bool = True) -> None: ...
+        def leaving_note(self, new_game: bool = False, save_key: str = "f") -> str: ...
         def post_message(self, message: object) -> bool: ...
         @property
         def app(self) -> object: ...
@@ -101,10 +102,34 @@ class FileActions:
         dialog = LoadDialog(folder, saves, lambda: self.services.list_saves()[1])
         self._file_dialog(dialog, self._load_from)
 
+    def ask_before_replacing(self, then: Callable[[], object], verb: str, key: str) -> None:
+        """Run `then`, which puts another game in this one's place (a load, the replay's
+        play-on, the editor's Play). A game over and in no save is kept by nothing else,
+        so first ask: `verb` (its `key`) or save it first, as a new game asks. A game in
+        progress stays in the autosave meanwhile."""
+        s = self.session
+        if not s.unsaved or s.in_progress:
+            then()
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "go":
+                then()
+            elif choice == "save":
+                self.action_save(then=then)
+
+        choices = [("go", verb, key), ("save", "Save first", "s")]
+        self.app.push_screen(  # type: ignore[attr-defined]
+            ChoiceDialog(f"{verb}?", self.leaving_note(new_game=True, save_key="s"), choices),
+            chosen)
+
     def _load_from(self, path: Path | None) -> None:
         if path is None:
             self.status("Load cancelled.")
             return
+        self.ask_before_replacing(lambda: self._load_now(path), "Load", "l")
+
+    def _load_now(self, path: Path) -> None:
         try:
             loaded = self.services.load_session(path, self.session.participants)
         except Exception as err:  # noqa: BLE001 - a failed load never changes the game
