@@ -517,6 +517,31 @@ async def test_loading_over_a_finished_game_not_saved_asks_first(
         assert not screen.session.game.is_over
 
 
+async def test_loading_over_a_game_whose_autosave_failed_asks_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from saves import store
+    from tui.screens.dialogs import ChoiceDialog
+
+    app = app_for(FIRST, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await give_name(pilot, await name_dialog_after_a_move(app, pilot, "s"), "other")
+
+        def full(*_args: object, **_kwargs: object) -> str:
+            raise store.SaveError("could not save: No space left on device")
+
+        monkeypatch.setattr(store, "write_autosave", full)
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        assert screen.session.in_progress
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceDialog)
+        assert text_of(app.screen.query_one("#result-lines")).startswith(
+            "This game is not kept: its autosave failed (could not save: No space left")
+
+
 # ----- the status line ---------------------
 async def test_the_status_line_shortens_paths_and_never_cuts_silently(tmp_path: Path) -> None:
     app = app_for(FIRST, save_dir=tmp_path / "my saves")

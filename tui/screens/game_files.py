@@ -105,10 +105,10 @@ class FileActions:
     def ask_before_replacing(self, then: Callable[[], object], verb: str, key: str) -> None:
         """Run `then`, which puts another game in this one's place (a load, the replay's
         play-on, the editor's Play). A game over and in no save is kept by nothing else,
-        so first ask: `verb` (its `key`) or save it first, as a new game asks. A game in
-        progress stays in the autosave meanwhile."""
+        nor is one whose autosave failed, so first ask: `verb` (its `key`) or save it
+        first, as a new game asks. A game in progress stays in the autosave meanwhile."""
         s = self.session
-        if not s.unsaved or s.in_progress:
+        if not s.unsaved or (s.in_progress and self.services.autosave_problem(s) is None):
             then()
             return
 
