@@ -574,31 +574,36 @@ class Services:
         return f"The unfinished {title} game is kept as {kept.name}: l loads it."
 
     def _put_autosave(self, folder: Path, doc: SaveDoc, token: object, title: str) -> None:
-        """The writer's job for `autosave`: the game's slot while this app holds it. Once
-        another Arena using the same saves folder has written the slot (a game of the
-        same kind, or this one resumed there), the slot is left to it and this game gets
-        a file of its own among the saves from then on, said once: neither is lost."""
-        from saves.store import SlotTaken, default_name, write_autosave, write_save
-
+        """The writer's job for `autosave`; a failure is remembered for the questions that
+        leave (`autosave_problem`) and kept by the writer for the screen."""
         try:
-            own = self._own_file.get(token)
-            if own is None:
-                try:
-                    self._slot_text[doc.game] = write_autosave(
-                        folder, doc, self._slot_text.get(doc.game))
-                except SlotTaken:
-                    own = folder / default_name(f"{doc.game}-unfinished", folder)
-                    self._own_file[token] = own
-                    self._slot_text.pop(doc.game, None)
-                    self.writer.notice = (
-                        f"Another Arena wrote the {title} autosave in this saves folder: "
-                        f"this game is kept as {own.name} from now on (l loads it).")
-            if own is not None:
-                write_save(own, doc)
+            self._write_autosave(folder, doc, token, title)
         except Exception as err:
             self._unkept[token] = str(err) or type(err).__name__
-            raise  # the writer keeps it for the screen
+            raise
         self._unkept.pop(token, None)
+
+    def _write_autosave(self, folder: Path, doc: SaveDoc, token: object, title: str) -> None:
+        """The game's slot while this app holds it. Once another Arena using the same
+        saves folder has written the slot (a game of the same kind, or this one resumed
+        there), the slot is left to it and this game gets a file of its own among the
+        saves from then on, said once: neither is lost."""
+        from saves.store import SlotTaken, default_name, write_autosave, write_save
+
+        own = self._own_file.get(token)
+        if own is None:
+            try:
+                self._slot_text[doc.game] = write_autosave(
+                    folder, doc, self._slot_text.get(doc.game))
+                return
+            except SlotTaken:
+                own = self._own_file[token] = folder / default_name(
+                    f"{doc.game}-unfinished", folder)
+                self._slot_text.pop(doc.game, None)
+                self.writer.notice = (
+                    f"Another Arena wrote the {title} autosave in this saves folder: this "
+                    f"game is kept as {own.name} from now on (l loads it).")
+        write_save(own, doc)
 
     def autosave_problem(self, session: Session) -> str | None:
         """Why `session`'s last autosave failed (its game is kept nowhere), or None."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rules import PlayerSpec
 from rules.pousse import Pousse
-from saves.store import autosave_path, read_autosave, read_save
+from saves.store import autosave_path, read_autosave, read_save, slot_text
 from tui.play.session import Session
 from tui.services import Services
 
@@ -34,10 +34,6 @@ def move(services: Services, session: Session, rng: random.Random) -> str | None
     assert services.writer.flush(5.0)
     assert services.take_write_error() is None
     return kept or services.take_write_notice()
-
-
-def slot_text(folder: Path, game: str) -> str:
-    return autosave_path(folder, game).read_text(encoding="utf-8")
 
 
 def history(path: Path) -> list:
