@@ -465,6 +465,29 @@ async def test_a_person_out_of_time_loses_and_undo_resumes_the_game(game_name: s
         assert screen.title_line[1].startswith(f"{session.game.seat_name(0)} to move")
 
 
+@pytest.mark.parametrize("name", [n for n in game_names() if any(
+    c.kind is ClockKind.GAME for c in get_game(n).offered_time_controls())])
+async def test_under_a_game_clock_a_loss_on_time_stands_and_undo_says_why(name: str) -> None:
+    """An undo gives no time back under a game clock: it would resume a game whose flag
+    falls again at once, its record short of the moves taken back."""
+    now = FakeClock()
+    app = app_for(name, control=TimeControl(ClockKind.GAME, 10.0), now=now)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        session = screen.session
+        await play_by_keys(pilot, screen.board, nearest(screen.board))
+        now.t += 11
+        screen._tick()
+        await pilot.pause()
+        assert session.lost_on_time
+        history = list(session.game.history)
+        await pilot.press("escape", "u")
+        await pilot.pause()
+        assert session.lost_on_time and session.game.history == history
+        assert screen._status.startswith("Cannot undo: ") and "loss on time stands" in (
+            screen._status)
+
+
 async def test_a_save_keeps_the_clock_and_the_time_used(game_name: str, tmp_path: Path) -> None:
     now = FakeClock()
     cls = get_game(game_name)

@@ -453,8 +453,14 @@ class Session:
         """Take moves back (see `_steps_back`); MoveError if there is none.
 
         After a loss on time (or a program's fault) the game resumes first, so undo also
-        takes a flag back.
+        takes a flag back; but not under a game clock, which an undo gives no time back:
+        the flag would fall again at once, on a record short of its last moves.
         """
+        if self.lost_on_time and self.control.kind is ClockKind.GAME:
+            loser = self.game.outcome.loser  # type: ignore[union-attr]
+            raise MoveError(f"{self.game.seat_name(loser)}'s time is spent and an undo gives "
+                            "no time back under a game clock: the loss on time stands "
+                            "(v replays the game, n starts a new one)")
         resumed = self.forfeited
         if resumed:
             self.game.resume()
