@@ -201,6 +201,11 @@ async def test_the_lines_moves_of_a_round_stand_apart_where_a_move_has_a_space()
         moves.show(["BbBb", "DaEa", "AcAc"], 2, 3, 3)
         await pilot.pause()
         assert text_of(moves).splitlines()[0] == " 1. BbBb DaEa   2. AcAc"
+        # from round 100 every number is three wide, so the rounds stay in columns
+        moves.show(["L1", "T20"] * 100 + ["B3"], 2, 200, 201)  # the row of round 100
+        await pilot.pause()
+        assert text_of(moves).splitlines()[0] == (
+            " 97. L1  T20   98. L1  T20   99. L1  T20  100. L1  T20")
 
 
 async def test_a_lines_pv_keeps_from_to_moves_apart() -> None:

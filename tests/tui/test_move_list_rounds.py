@@ -56,3 +56,22 @@ async def test_two_seats_keep_their_rounds_side_by_side() -> None:
         await pilot.pause()
         moves.show(Line(TEXTS[:6], 2, 6))
         assert shown(moves) == [" 1. A1x1  B2x2  2. C3x3  D4x4", " 3. E5x5  F6x6"]
+
+
+async def test_round_numbers_past_99_keep_clear_of_the_moves_before_them() -> None:
+    # a long 20x20 Pousse game showed "101. T2   L17102. R20  B4": the number ran into
+    # the move before it
+    texts = tuple(("T2", "L17", "R20", "B4")[i % 4] for i in range(210))
+    app = ListHost()
+    async with app.run_test(size=(80, 24)) as pilot:
+        moves = app.query_one(MoveList)
+        await pilot.pause()
+        width = moves.content_size.width
+        for count, last in ((210, "105. T2   L17"), (40, " 20. R20  B4")):
+            moves.show(Line(texts[:count], 2, count))
+            lines = shown(moves)
+            assert all(cell_len(line) <= width for line in lines)
+            assert lines[-1].endswith(last)  # the numbers as wide as the last one
+            for line in lines:  # every word a move or a round's number
+                assert all(word in texts or word[:-1].isdigit() and word[-1] == "."
+                           for word in line.split()), line

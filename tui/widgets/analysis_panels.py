@@ -75,7 +75,8 @@ class LineMoves(Static):
             return
         w = max(2, *(len(t) for t in texts))
         gap = move_gap(texts)  # between the moves of a round
-        width = 4 + w * players + len(gap) * (players - 1) + 1
+        digits = max(2, len(str((len(texts) - 1) // players + 1)))  # the last round's
+        width = digits + 2 + w * players + len(gap) * (players - 1) + 1
         per_row = max(1, (self.content_size.width + 1) // (width + 1))
         rounds = [list(range(i, min(i + players, len(texts))))
                   for i in range(0, len(texts), players)]
@@ -85,7 +86,7 @@ class LineMoves(Static):
             for j, moves in enumerate(rounds[r:r + per_row]):
                 if j:
                     row.append(" ")
-                row.append(f"{r + j + 1:>2}. ", style="dim")
+                row.append(f"{r + j + 1:>{digits}}. ", style="dim")
                 for k, m in enumerate(moves):
                     if k:
                         row.append(gap)

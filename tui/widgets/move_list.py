@@ -101,11 +101,15 @@ class MoveList(Static, can_focus=True):
         # three where a move has a space inside ("e1 e3   g3 f2"): wider than any gap in one
         w = max(2, *(len(t) for t in texts))
         sep = " " * (2 + any(" " in t for t in texts))
-        width = 4 + w * n + len(sep) * (n - 1)  # "nn. " and n moves of w, sep between
+        # the round numbers right-aligned as wide as the last one ("nn. ", "nnn. " from
+        # round 100: a fixed two ran the number into the move before it)
+        digits = max(2, len(str((len(texts) - 1) // n + 1)))
+        lead = digits + 2
+        width = lead + w * n + len(sep) * (n - 1)  # the number and n moves of w, sep between
         room = self.content_size.width  # 0 until the list is laid out
         per_row = max(1, (room + 1) // (width + 1))
         # a round wider than the list (many seats) goes on under its first move's column
-        per_line = n if width <= room or not room else max(1, (room - 4 + len(sep))
+        per_line = n if width <= room or not room else max(1, (room - lead + len(sep))
                                                              // (w + len(sep)))
         marked = line.browsing or self.has_focus
         rows: list[Text] = []
@@ -118,7 +122,7 @@ class MoveList(Static, can_focus=True):
                     if r + part >= len(texts):
                         break
                     row.append(" " * ((r - first) // n * (width + 1) - row.cell_len))
-                    number = f"{r // n + 1:>2}. " if part == 0 else "    "
+                    number = f"{r // n + 1:>{digits}}. " if part == 0 else " " * lead
                     row.append(number, style="dim" if marked else "")
                     for m in range(r + part, min(r + part + per_line, r + n, len(texts))):
                         if m > r + part:
