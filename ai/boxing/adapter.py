@@ -38,6 +38,8 @@ P cells is a proven win (depth 1); depth 2 calls a move lost when it settles the
 on another or lets the next player settle it on itself, and from `multi_cap` vacant
 cells it chooses by the endgame table instead (`multi`: every player takes its best
 move, ties shared). Play-out movers settle the winner on themselves where they can.
+Depth 2 also holds the count: when the vacant cells put the last move on the mover, it
+plays only boxes that keep it there and leave the fewest boxes that could change it.
 """
 
 from __future__ import annotations
@@ -375,7 +377,27 @@ class BoxingAdapter(Adapter):
         pos.losing = replies > 0
         if pos.losing.all():
             pos.lost = True
+        elif (pos.game.vacant - 1) % pos.players == 0:
+            self._hold_the_count(pos)
         return self._unsettled(pos, 2, pos.n, stop, all_scores)
+
+    def _hold_the_count(self, pos: Position) -> None:
+        """More than two players, the count on the mover (were no box to change who moves
+        last, it would): keep the count, and take away as many as a box can of the boxes
+        that would change it (`playouts.turning_boxes`). The play-outs choose among those
+        moves only: left to them, the holder mostly played single cells that broke up no
+        such box, and another took the count from it (medium won 25 of 72 three-player
+        games against two easy, with this 41)."""
+        assert pos.losing is not None
+        sides = pos.codes[pos.pool] >> 16
+        keep = ~pos.losing & (sides * sides % pos.players == 1)
+        if not keep.any():
+            return
+        left = np.zeros(pos.n, np.int64)
+        P.turning_boxes(pos.kids[pos.pool], pos.n, pos.players, left)
+        keep &= left == left[keep].min()
+        pos.pool, pos.visits, pos.wins = pos.pool[keep], pos.visits[keep], pos.wins[keep]
+        pos.losing = pos.losing[keep]
 
     def _unsettled(self, pos: Position, depth: int, nodes: int, stop: np.ndarray,
                    all_scores: bool) -> Depth:

@@ -210,6 +210,25 @@ def settle_move(rows: np.ndarray, players: int) -> int:
     return settle_win(lev, kmax, vacant(rows), players)
 
 
+@entry
+@njit(nogil=True, cache=True)
+def turning_boxes(kids: np.ndarray, n: int, players: int, out: np.ndarray) -> None:
+    """out[i]: how many boxes of the side that changes who moves last (`turning`) are
+    vacant in kids[i], overlapping ones each counted."""
+    t = turning(players)
+    for i in range(n):
+        count = 0
+        for r in range(HEIGHT - t + 1):
+            rows = kids[i, r]
+            for j in range(1, t):
+                rows &= kids[i, r + j]
+            boxes = rows
+            for j in range(1, t):
+                boxes &= rows >> np.uint64(j)
+            count += popcount(boxes)
+        out[i] = count
+
+
 @njit(nogil=True, cache=True, inline="always")
 def parity_size(kmax: int, left: int, players: int, s: np.uint64) -> int:
     """A side k <= kmax after whose box the mover would make the last move if no box

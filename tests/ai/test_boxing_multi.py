@@ -197,3 +197,52 @@ def test_three_players_avoid_handing_over_a_settling_win(engine: Engine) -> None
         assert not lost[i]
         checked += 1
     assert checked >= 3
+
+
+def turning_count(game: Boxing, side: int) -> int:
+    """The vacant side x side boxes of `game`, by the rules' cells."""
+    vacant = [c == "-" for c in game.board]
+    return sum(all(vacant[(r + i) * WIDTH + c + j] for i in range(side) for j in range(side))
+               for r in range(HEIGHT - side + 1) for c in range(WIDTH - side + 1))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_turning_boxes_counts_every_vacant_box_that_changes_the_count(players: int) -> None:
+    side = P.turning(players)
+    assert side == (3 if players == 3 else 2)
+    rng = random.Random(players)
+    games = []
+    for seed in range(6):
+        game = Boxing.new({"players": players}, seed=seed)
+        for _ in range(rng.randrange(40)):
+            game.play(rng.choice(game.legal_moves()))
+        games.append(game)
+    kids = np.array([K.row_masks(g.rows) for g in games], np.uint64)
+    out = np.zeros(len(games), np.int64)
+    P.turning_boxes(kids, len(games), players, out)
+    assert list(out) == [turning_count(g, side) for g in games]
+    assert out.min() > 0
+
+
+def test_the_holder_of_the_count_keeps_it_and_breaks_up_the_most_turning_boxes(
+        engine: Engine) -> None:
+    # three 4x4 blocks apart (four 3x3 boxes each) and seven lone cells: 55 vacant cells,
+    # so the mover holds the count (were no 3x3 box played, it would fill the last
+    # cell). No box settles it (the blocks are apart); one box inside a block over its
+    # centre clears that block's four. Left to the play-outs a lone cell, or a 3x3 box
+    # that hands the count on, was as likely as such a box.
+    blocks = [(r0 + r) * WIDTH + c0 + c for r0, c0 in ((0, 0), (0, 10), (8, 20))
+              for r in range(4) for c in range(4)]
+    lone = [14 * WIDTH + 2 * i for i in range(7)]
+    game = arena(blocks + lone, 3)
+    assert game.vacant % 3 == 1 and P.settle_move(K.row_masks(game.rows), 3) < 0
+    best = set()
+    for move in game.legal_moves():
+        game.play(move)
+        if move[2] % 3 and turning_count(game, 3) == 8:
+            best.add(move)
+        game.undo()
+    assert len(best) == 3 * (4 + 9 + 1)  # per block: its centre's 4 cells, 9 2x2s, the 4x4
+    assert set(engine.score_moves(game, 2)) == best
+    result = engine.search(game, Budget(seconds=60.0, max_depth=2))
+    assert result.move in best
