@@ -20,6 +20,7 @@ from tests.tui.test_app import (
     text_of,
     wait_engine,
 )
+from tui.messages import EngineReady
 from tui.screens.game import PACES
 from tui.services import Compiling
 from tui.widgets.panels import EnginePanel
@@ -58,8 +59,12 @@ async def test_a_watched_games_pause_is_not_charged_to_the_ai(tmp_path: Path) ->
         assert len(s.game.history) >= 2
 
 
+@pytest.mark.parametrize("ready_first", [False, True])
 async def test_a_hint_waiting_for_the_kernels_does_not_charge_the_person(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, ready_first: bool) -> None:
+    """The wait is nobody's, but the 20 s thought before the hint stay the person's, and
+    the clock runs on from them once the kernels are ready (it was put back to the move's
+    start: a clock that jumped up by the time already thought)."""
     name = game_names()[0]
     now = FakeClock()
     app = app_for(name, seats(name, PlayerSpec.ai("easy")), control=TimeControl.parse(
@@ -67,17 +72,29 @@ async def test_a_hint_waiting_for_the_kernels_does_not_charge_the_person(
     monkeypatch.setattr(app.services, "prepare_engine", lambda name: None)
     ready = [False]
     monkeypatch.setattr(app.services, "engine_ready", lambda name: ready[0])
+    monkeypatch.setattr(app.services, "engine_error", lambda name: None)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         s = screen.session
+        now.t += 20.0  # thinking
+        screen._tick()
         await pilot.press("h")
         for _ in range(3):  # 90 s of compiling, seen by the clock's tick
             now.t += 30
             screen._tick()
-        assert s.clock_spent(s.to_move) < 1.0
+        assert 19.5 < s.clock_spent(s.to_move) < 20.5
         assert "your clock waits" in screen._status
+        thought = 20.0
+        if ready_first:
+            ready[0] = True
+            monkeypatch.setattr(screen, "_ask", lambda request: None)  # not the hint itself
+            screen.on_engine_ready(EngineReady(name, None))
+            now.t += 5.0  # thinking on after the hint
+            screen._tick()
+            thought += 5.0
+            assert thought - 0.5 < s.clock_spent(s.to_move) < thought + 0.5
         await play_by_keys(pilot, screen.board, nearest(screen.board))
-        assert s.clock.used[0] < 1.0
+        assert thought - 0.5 < s.clock.used[0] < thought + 0.5
 
 
 @pytest.mark.parametrize("key", ["s", "l", "e"])

@@ -288,13 +288,14 @@ class Session:
             self._paused = 0.0
         return spent
 
-    def hold_clock(self) -> None:
-        """Restart the move timer without charging anyone: the time since the move began was
-        nobody's thinking (the AI to move waits for its kernels to compile)."""
-        self._since = self._now()
+    def hold_clock(self, kept: float = 0.0) -> None:
+        """Set the move timer to `kept` seconds without charging anyone for the time since:
+        nobody's thinking (the AI to move waits for its kernels to compile: 0; a person
+        waiting for a hint keeps what they thought before asking)."""
+        self._since = self._now() - kept
         self._pacing = None
         if self._paused is not None:
-            self._paused = 0.0
+            self._paused = kept
 
     def check_time(self) -> bool:
         """End the game if the mover has run out of time; True if it just ended so."""

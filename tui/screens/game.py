@@ -112,6 +112,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
         self._hint_for: int | None = None  # a hint asked before the engine was ready
+        self._hint_kept = 0.0  # what the person had thought on the move when asking it
         self._engine_plain = True  # the engine panel shows the engine's state, no news
         self._asking_approval = False  # the question about programs is on screen
         self._confirm: tuple[int, Hashable] | None = None  # a losing move asked about once
@@ -145,8 +146,9 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         if not self.services.engine_ready(s.game.name):
             waiting = s.ai_to_move or self._hint_for == s.generation
             if waiting:
-                s.hold_clock()  # compiling is not thinking: the AI's (or the person waiting
-                # for a hint) clock waits for the kernels
+                # compiling is not thinking: the AI's (or the person waiting for a hint)
+                # clock waits for the kernels
+                s.hold_clock(0.0 if s.ai_to_move else self._hint_kept)
             if (waiting or self._engine_plain) and (
                     self.services.compile_progress(s.game.name) is not None):
                 self._engine_line()  # the build's progress, also while a person thinks
@@ -409,8 +411,10 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             self._engine_line(f"AI unavailable: {message.error}")
             return
         self._engine_line()
-        if self.session.ai_to_move or self._hint_for == self.session.generation:
+        if self.session.ai_to_move:
             self.session.hold_clock()  # its clock starts now, with the kernels ready
+        elif self._hint_for == self.session.generation:
+            self.session.hold_clock(self._hint_kept)  # the person's runs on from there
         if self._hint_for == self.session.generation:
             self.action_hint()
         self._hint_for = None
@@ -683,9 +687,11 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             return
         if not self.services.engine_ready(s.game.name):
             self.services.prepare_engine(s.game.name)
+            if self._hint_for != s.generation:  # asked again: the first asking counts
+                self._hint_kept = s.elapsed()
             self._hint_for = s.generation  # given once ready, if the position is the same
             self._engine_line()
-            s.hold_clock()  # the wait for the kernels is not the person's thinking
+            s.hold_clock(self._hint_kept)  # the wait for the kernels is not their thinking
             self.status("The AI is getting ready; the hint follows, and your clock waits.")
             return
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
