@@ -470,3 +470,21 @@ async def test_an_ending_longer_than_the_engine_panel_ends_with_an_ellipsis(
         first, *rest = shown_lines(screen.query_one(EnginePanel))
         assert first.startswith("O answered word0") and first.endswith("…")
         assert rest == ["fault: malformed", "output: 'Z9\\n'"]
+
+
+@pytest.mark.parametrize(("control", "live", "replayed"), [
+    (TimeControl(ClockKind.MOVE, 10.0), "time left this move", "time used"),
+    (GAME_CLOCK, "time left", "time left"),
+    (TimeControl.none(), "time used", "time used"),
+])
+async def test_the_players_panel_names_what_its_clocks_show(
+        tmp_path: Path, control: TimeControl, live: str, replayed: str) -> None:
+    """A still figure in the clock column reads as time left: the panel says which it is
+    (a move clock's replay shows each player's time used)."""
+    path = saved(finished(control=control), tmp_path)
+    app = ArenaApp(load=path, save_dir=tmp_path, clocks_running=False)
+    async with app.run_test(size=SIZE) as pilot:
+        behind = app.screen_stack[-2] if isinstance(app.screen, ResultScreen) else app.screen
+        assert behind.query_one("#players").border_subtitle == live
+        screen = await open_replay(app, pilot)
+        assert screen.query_one(ReplayPlayers).border_subtitle == replayed

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import RenderResult
 from textual.widgets import Static
 
+from rules.clock import ClockKind
 from tui.play.session import Session
 
 
@@ -102,7 +103,16 @@ class PlayersPanel(Static):
         if session.match.results:  # a later game of the match: how it stands so far
             text.append("\n")
             text.append_text(self._standing(session, width))
+        self.border_subtitle = self.clock_caption(session)
         self.update(text)
+
+    @staticmethod
+    def clock_caption(session: Session) -> str:
+        """What the clock column shows, under the panel: a replay's and an unlimited
+        game's times count up, so a still figure would read as time left."""
+        kind = session.clock.control.kind
+        return ("time used" if kind is ClockKind.NONE else
+                "time left this move" if kind is ClockKind.MOVE else "time left")
 
     @staticmethod
     def _standing(session: Session, width: int) -> Text:
