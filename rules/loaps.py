@@ -471,7 +471,8 @@ class Loaps(Game):
             if not sizes:
                 lines.append(f"{MARKS[player]} {NAMES[player]}: no pieces")
             elif len(sizes) == 1:
-                lines.append(f"{MARKS[player]} {NAMES[player]}: {pieces} pieces, connected")
+                lines.append(f"{MARKS[player]} {NAMES[player]}: {pieces} piece"
+                             f"{'s' * (pieces != 1)}, connected")
             else:
                 lines.append(f"{MARKS[player]} {NAMES[player]}: {len(sizes)} groups "
                              f"({'+'.join(map(str, sizes))})")

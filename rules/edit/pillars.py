@@ -91,7 +91,8 @@ class PillarsDraft(Draft):
                 self.moves[move] = (rect, not claim)
 
     def facts(self) -> list[str]:
-        out = [f"{len(self.moves)} rectangles; {NAMES[len(self.moves) % 2]} to move"]
+        n = len(self.moves)
+        out = [f"{n} rectangle{'s' if n != 1 else ''}; {NAMES[n % 2]} to move"]
         empty = SIZE * SIZE - len(self.pillars)
         for number, ((t, lc, b, r), claim) in enumerate(self.moves):
             if claim:
@@ -108,8 +109,9 @@ class PillarsDraft(Draft):
 
     def build(self) -> Game:
         if len(self.pillars) != SIZE:
-            raise PositionError(f"{len(self.pillars)} pillars: there must be {SIZE}, one in "
-                                "each row and each column")
+            n = len(self.pillars)
+            raise PositionError(f"{n} pillar{'s' if n != 1 else ''}: there must be {SIZE}, "
+                                "one in each row and each column")
         return super().build()
 
 

@@ -70,7 +70,8 @@ class PousseDraft(Draft):
 
     def facts(self) -> list[str]:
         cells = self.board()
-        return [f"{len(self.moves)} pushes; {MARKS[len(self.moves) % 2]} to move",
+        n = len(self.moves)
+        return [f"{n} push{'es' if n != 1 else ''}; {MARKS[n % 2]} to move",
                 f"X {cells.count(MARKS[0])}, O {cells.count(MARKS[1])} markers"]
 
     def native(self) -> str:

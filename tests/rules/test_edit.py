@@ -104,6 +104,7 @@ def test_pillars_pillars_rectangles_and_jokers() -> None:
     d = draft("pillars")
     assert isinstance(d, PillarsDraft)
     d.paint(RECTANGLE, (1, 3), (0, 5))  # AdBf, corners in any order
+    assert d.facts()[0] == "1 rectangle; blue to move"
     d.paint(RECTANGLE, (5, 0), (6, 1))  # FaGb
     assert d.native().endswith("AdBf\nFaGb\n") and "red to move" in d.facts()[0]
     assert d.look((0, 4)) == ("▒", 0) and d.look((5, 0)) == ("▒", 1)
@@ -161,7 +162,9 @@ def test_boxing_cells_marks_player_count_and_mover() -> None:
 def test_pousse_size_markers_and_side_to_move() -> None:
     d = draft("pousse")
     assert isinstance(d, PousseDraft)
+    assert d.facts()[0] == "0 pushes; X to move"
     d.paint(0, (1, 4))  # L2
+    assert d.facts()[0] == "1 push; O to move"
     d.paint(2, (5, 1))  # T2
     d.paint(0, (1, 0))  # L2 again: pushes X on
     game = d.build()

@@ -361,6 +361,9 @@ def test_panel_lines_show_the_move_number_and_groups() -> None:
                                   "2 blue: 4 groups (2+2+2+2)"]
     third = Loaps.from_native(SAMPLES[2])
     assert third.panel_lines()[0] == "move 28 of 50"
+    one = Loaps.from_native("1 10\n1 0 60.00\n2 0 60.00\n.1.....\n2.....2\n2.....2\n"
+                            ".......\n2.....2\n2.....2\n.......\n")
+    assert one.panel_lines()[1] == "1 red: 1 piece, connected"
 
 
 def test_a_finished_game_shows_its_last_move_number() -> None:

@@ -548,12 +548,13 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             return
         if choice == "replace":
             self.driver.confirm_branch()
-            self._changed(f"The new line replaces the {old.moves} old moves after move "
-                          f"{old.at}.")
+            self._changed(f"The new line replaces the {old.moves} old move"
+                          f"{'s' * (old.moves != 1)} after move {old.at}.")
         elif choice == "old":
             self.driver.restore_old_line()
             self._engine_line()
-            self._changed(f"Back to the old line ({len(self.session.game.history)} moves).")
+            n = len(self.session.game.history)
+            self._changed(f"Back to the old line ({n} move{'s' * (n != 1)}).")
 
     # ----- the players ------------------------------------------------------------------------
     def _make_player(self, spec: PlayerSpec) -> Player:

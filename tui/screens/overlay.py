@@ -140,7 +140,8 @@ class OverlayView:
         shown = self.board.game
         legal = len(shown.legal_moves()) if shown is not None else scored
         # where the engine scores only its candidates, the legend says how many of all
-        moves = f"{scored} moves" if scored >= legal else f"{scored} of {legal} moves"
+        moves = f"{scored} of {legal}" if scored < legal else str(scored)
+        moves += " move" if legal == 1 else " moves"
         self._legend_line(f"depth {rated.depth}, {moves}; {KEYS}")
 
     def on_engine_ready(self, message: EngineReady) -> None:
