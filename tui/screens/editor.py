@@ -235,7 +235,7 @@ class EditorScreen(BoardFitScreen):
     def _legal(self, doing: str) -> Game | None:
         game, reason = self._judge()
         if game is None:
-            self.say(f"Cannot {doing}: not a legal position: {reason}")
+            self.say(f"Cannot {doing}: {reason}")  # the rules' reason says what is wrong
         return game
 
     def action_play(self) -> None:
