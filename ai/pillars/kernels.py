@@ -125,15 +125,18 @@ def perft(w0: np.uint64, w1: np.uint64, mover: int, claimed: int, depth: int,
     check = ZERO
     ply = 0
     n0, n1, ncl = w0, w1, claimed
+    rows = np.empty(SIZE, np.uint64)  # the node's rows, read once (not once per band)
     while True:
         side = (mover + ply) & 1
         twins = joker and (ncl >> side & 1) == 0
+        for r in range(SIZE):
+            rows[r] = row_of(n0, n1, r)
         if ply == depth - 1:  # the leaf parent: make every leaf, keep none
             leaves = 0
             for t in range(SIZE):
                 acc = ROW_MASK
                 for b in range(t, SIZE):
-                    acc &= row_of(n0, n1, b)
+                    acc &= rows[b]
                     if acc == ZERO:
                         break
                     a = np.int64(acc)
@@ -148,7 +151,7 @@ def perft(w0: np.uint64, w1: np.uint64, mover: int, claimed: int, depth: int,
             for t in range(SIZE):
                 acc = ROW_MASK
                 for b in range(t, SIZE):
-                    acc &= row_of(n0, n1, b)
+                    acc &= rows[b]
                     if acc == ZERO:
                         break
                     a = np.int64(acc)
