@@ -191,8 +191,16 @@ def perft(w0: np.uint64, w1: np.uint64, mover: int, claimed: int, depth: int,
 # ----- random play-outs -----------------------------------------------------------------
 @njit(nogil=True, cache=True)
 def playout(w0: np.uint64, w1: np.uint64, s: np.uint64) -> tuple[int, np.uint64]:
+    """`playout_in` with its own row buffer (a single play-out)."""
+    return playout_in(w0, w1, s, np.empty(SIZE, np.uint64))
+
+
+@njit(nogil=True, cache=True)
+def playout_in(w0: np.uint64, w1: np.uint64, s: np.uint64,
+               rows: np.ndarray) -> tuple[int, np.uint64]:
     """Random play to the end from a position with empty cells: 1 if the player to move
-    wins (the other fills the last cell), and the random state after.
+    wins (the other fills the last cell), and the random state after; `rows` (SIZE) is
+    scratch for each position's rows, read once a move (7-10% faster than once a band).
 
     Each side leaves the other a single cell when it can (a win at once), never fills
     the last cell while it has another move, and otherwise fills a rectangle chosen
@@ -204,13 +212,15 @@ def playout(w0: np.uint64, w1: np.uint64, s: np.uint64) -> tuple[int, np.uint64]
     while True:
         if empty == 1:
             return side, s  # the mover must fill the last cell: side 1 wins if it is 0
+        for r in range(SIZE):
+            rows[r] = row_of(w0, w1, r)
         total = 0
         whole = False
         win_t = -1
         for t in range(SIZE):
             acc = ROW_MASK
             for b in range(t, SIZE):
-                acc &= row_of(w0, w1, b)
+                acc &= rows[b]
                 if acc == ZERO:
                     break
                 a = np.int64(acc)
@@ -233,7 +243,7 @@ def playout(w0: np.uint64, w1: np.uint64, s: np.uint64) -> tuple[int, np.uint64]
             for t in range(SIZE):
                 acc = ROW_MASK
                 for b in range(t, SIZE):
-                    acc &= row_of(w0, w1, b)
+                    acc &= rows[b]
                     if acc == ZERO:
                         break
                     a = np.int64(acc)
@@ -268,11 +278,12 @@ def ucb_playouts(c0: np.ndarray, c1: np.ndarray, n: int, visits: np.ndarray,
     for i in range(n):
         total += visits[i]
     done = 0
+    rows = np.empty(SIZE, np.uint64)
     while done < count:
         if done & 63 == 0 and stop[0]:
             break
         best = ucb_pick(visits, wins, n, total, explore)
-        r, s = playout(c0[best], c1[best], s)
+        r, s = playout_in(c0[best], c1[best], s, rows)
         visits[best] += 1
         wins[best] += 1 - r  # the child's mover is the other side
         total += 1
@@ -286,13 +297,14 @@ def fixed_playouts(c0: np.ndarray, c1: np.ndarray, n: int, each: int, seed: np.u
                    wins: np.ndarray, stop: np.ndarray) -> bool:
     """`each` play-outs of every child, child i's from its own stream of `seed` (so a
     child's score does not depend on the others); False if `stop` cut it short."""
+    rows = np.empty(SIZE, np.uint64)
     for i in range(n):
         if stop[0]:
             return False
         s = mix_seed(seed, i)
         won = 0
         for _ in range(each):
-            r, s = playout(c0[i], c1[i], s)
+            r, s = playout_in(c0[i], c1[i], s, rows)
             won += 1 - r
         wins[i] = won
     return True

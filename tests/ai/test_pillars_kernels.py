@@ -360,6 +360,27 @@ def test_playouts_are_bits_and_repeat_by_state() -> None:
     assert K.playout(np.uint64(0), np.uint64(0), np.uint64(5))[0] == 1
 
 
+def test_the_roots_playouts_share_one_row_buffer_without_leaking_between_playouts() -> None:
+    """`fixed_playouts` runs every child's play-outs through one scratch buffer: the same
+    wins as single play-outs from the same random streams."""
+    from ai.bits import mix_seed
+
+    games = [g for g in positions()[::7] if g.empty > 1][:12]
+    c0 = np.array([K.words(g.rows)[0] for g in games], np.uint64)
+    c1 = np.array([K.words(g.rows)[1] for g in games], np.uint64)
+    seed, each = np.uint64(77), 9
+    wins = np.zeros(len(games), np.int64)
+    assert K.fixed_playouts(c0, c1, len(games), each, seed, wins, np.zeros(1, np.bool_))
+    for i in range(len(games)):
+        s, won = np.uint64(mix_seed(seed, i)), 0  # unsigned, as in the kernel
+        for _ in range(each):
+            r, state = K.playout(c0[i], c1[i], s)
+            s = np.uint64(state % (1 << 64))  # the JIT hands it back as a signed int
+            won += 1 - r
+        assert wins[i] == won, i
+    assert 0 < wins.sum() < each * len(games)
+
+
 def test_playouts_from_lone_cells_follow_the_parity() -> None:
     """k separate single cells: every line of play fills one at a time, so the mover fills
     the last one (and loses) exactly when k is odd."""
