@@ -28,6 +28,8 @@ from ai.pillars import solver as S
 from ai.pillars.adapter import EXAMPLE
 from rules.pillars import SIZE, Pillars, rectangles
 
+ROWS = np.empty(SIZE, np.uint64)  # the play-outs' row scratch
+
 FULL_ROW = (1 << SIZE) - 1
 
 Rect = tuple[int, int, int, int]
@@ -347,9 +349,9 @@ def test_playouts_are_bits_and_repeat_by_state() -> None:
         w0, w1 = K.words(game.rows)
         for _ in range(3):
             state = np.uint64(rng.getrandbits(64) | 1)
-            r, s = K.playout(w0, w1, state)
+            r, s = K.playout(w0, w1, state, ROWS)
             assert r in (0, 1)
-            assert K.playout(w0, w1, state) == (r, s)  # the same state, the same play-out
+            assert K.playout(w0, w1, state, ROWS) == (r, s)  # same state, same play-out
             results[r] += 1
             if game.empty == 1:
                 assert r == 0, game.to_native()  # the mover must fill the last cell
@@ -357,7 +359,7 @@ def test_playouts_are_bits_and_repeat_by_state() -> None:
                 assert r == 1, game.to_native()  # it leaves one cell
     assert results[0] >= 50 and results[1] >= 50, results
     # the other side filled the last cell: the mover has won
-    assert K.playout(np.uint64(0), np.uint64(0), np.uint64(5))[0] == 1
+    assert K.playout(np.uint64(0), np.uint64(0), np.uint64(5), ROWS)[0] == 1
 
 
 def test_the_roots_playouts_share_one_row_buffer_without_leaking_between_playouts() -> None:
@@ -374,7 +376,7 @@ def test_the_roots_playouts_share_one_row_buffer_without_leaking_between_playout
     for i in range(len(games)):
         s, won = np.uint64(mix_seed(seed, i)), 0  # unsigned, as in the kernel
         for _ in range(each):
-            r, state = K.playout(c0[i], c1[i], s)
+            r, state = K.playout(c0[i], c1[i], s, ROWS)
             s = np.uint64(state % (1 << 64))  # the JIT hands it back as a signed int
             won += 1 - r
         assert wins[i] == won, i
@@ -390,7 +392,7 @@ def test_playouts_from_lone_cells_follow_the_parity() -> None:
         for _ in range(3):
             rows = rows_of(set(rng.sample(board, k)))
             w0, w1 = K.words(rows)
-            r, _ = K.playout(w0, w1, np.uint64(rng.getrandbits(64) | 1))
+            r, _ = K.playout(w0, w1, np.uint64(rng.getrandbits(64) | 1), ROWS)
             assert r == (k % 2 == 0), k
 
 
@@ -401,19 +403,19 @@ def test_playout_one_cell_and_a_win_at_once() -> None:
         cell = [(r, c) for r in range(SIZE) for c in range(SIZE) if game.rows[r] >> c & 1]
         one = leave_only(game.copy(), {rng.choice(cell)})
         w0, w1 = K.words(one.rows)
-        assert K.playout(w0, w1, np.uint64(99))[0] == 0
+        assert K.playout(w0, w1, np.uint64(99), ROWS)[0] == 0
         # one line of 3..9 cells alone: filling all but one of it wins at once
         r0 = next(r for r in range(SIZE) if game.pillars[r] >= 3)
         line = leave_only(game.copy(), {(r0, c) for c in range(game.pillars[r0])})
         w0, w1 = K.words(line.rows)
         for s in range(1, 6):
-            assert K.playout(w0, w1, np.uint64(s))[0] == 1
+            assert K.playout(w0, w1, np.uint64(s), ROWS)[0] == 1
     # a 2x3 block and a single cell elsewhere: filling the block leaves one cell
     rows = rows_of({(r, c) for r in (2, 3) for c in (4, 5, 6)} | {(8, 1)})
     w0, w1 = K.words(rows)
     assert wins_at_once(rows)
     for s in range(1, 6):
-        assert K.playout(w0, w1, np.uint64(s))[0] == 1
+        assert K.playout(w0, w1, np.uint64(s), ROWS)[0] == 1
 
 
 # ----- the exact solver against a plain memoised search over the rules ---------------------

@@ -144,11 +144,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         if s.game.is_over:
             return
         if not self.services.engine_ready(s.game.name):
-            waiting = s.ai_to_move or self._hint_for == s.generation
-            if waiting:
-                # compiling is not thinking: the AI's (or the person waiting for a hint)
-                # clock waits for the kernels
-                s.hold_clock(0.0 if s.ai_to_move else self._hint_kept)
+            waiting = self._hold_for_kernels()
             if (waiting or self._engine_plain) and (
                     self.services.compile_progress(s.game.name) is not None):
                 self._engine_line()  # the build's progress, also while a person thinks
@@ -403,6 +399,19 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         finally:
             self.services.release(stop)
 
+    def _hold_for_kernels(self) -> bool:
+        """Compiling is not thinking: the AI to move starts its move only with the kernels
+        ready; a person waiting for a hint keeps what they had thought before asking.
+        False when nobody waits for them."""
+        s = self.session
+        if s.ai_to_move:
+            s.hold_clock()
+        elif self._hint_for == s.generation:
+            s.hold_clock(self._hint_kept)
+        else:
+            return False
+        return True
+
     def on_engine_ready(self, message: EngineReady) -> None:
         """The app forwards it when an engine has been imported and warmed up."""
         if message.game_name != self.session.game.name:
@@ -411,10 +420,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             self._engine_line(f"AI unavailable: {message.error}")
             return
         self._engine_line()
-        if self.session.ai_to_move:
-            self.session.hold_clock()  # its clock starts now, with the kernels ready
-        elif self._hint_for == self.session.generation:
-            self.session.hold_clock(self._hint_kept)  # the person's runs on from there
+        self._hold_for_kernels()  # the clock runs on from here, with the kernels ready
         if self._hint_for == self.session.generation:
             self.action_hint()
         self._hint_for = None
@@ -692,7 +698,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
                 self._hint_kept = s.elapsed()
             self._hint_for = s.generation  # given once ready, if the position is the same
             self._engine_line()
-            s.hold_clock(self._hint_kept)  # the wait for the kernels is not their thinking
+            self._hold_for_kernels()
             self.status("The AI is getting ready; the hint follows, and your clock waits.")
             return
         self._ask(s.request("hint", "hard"))  # the best move, not a noisy one
