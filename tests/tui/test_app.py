@@ -113,7 +113,11 @@ async def play_to_the_end(pilot, screen: GameScreen, choose) -> None:
             await pilot.pause(0.05)
             continue
         before = len(session.game.history)
-        await play_by_keys(pilot, screen.board, choose(session.game))
+        move = choose(session.game)
+        await play_by_keys(pilot, screen.board, move)
+        if screen._confirm == (session.generation, move):  # it loses at once: play it again
+            await pilot.press("enter")
+            await pilot.pause()
         for _ in range(100):  # a busy machine may take a few frames to play it
             if len(session.game.history) > before:
                 break
