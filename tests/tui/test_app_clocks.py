@@ -119,6 +119,41 @@ async def test_a_file_dialog_does_not_charge_the_person(tmp_path: Path, key: str
         assert 2.5 < s.clock_spent(s.to_move) < 3.5
 
 
+async def test_a_terminal_too_small_for_the_board_stops_the_person_s_clock(
+        tmp_path: Path) -> None:
+    """While the board is hidden ("Arena needs 80x24") a person cannot play, so their clock
+    stands; it runs on from where it stood once the board shows, and a person's turn that
+    begins while the board is hidden (a move played blind) waits too."""
+    name = game_names()[0]
+    now = FakeClock()
+    app = app_for(name, control=TimeControl.parse("game:300"), now=now, save_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        s = screen.session
+        now.t += 5.0  # thinking with the board in sight: charged
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        assert screen.too_small
+        now.t += 30.0  # the board hidden: not charged
+        screen._tick()
+        assert 4.5 < s.clock_spent(0) < 5.5 and not s.game.is_over
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        now.t += 2.0
+        assert 6.5 < s.clock_spent(0) < 7.5
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await play_by_keys(pilot, screen.board, nearest(screen.board))  # blind
+        assert len(s.game.history) == 1 and 6.5 < s.clock.used[0] < 7.5
+        now.t += 40.0  # the second person's turn, begun with the board hidden
+        screen._tick()
+        assert s.clock_spent(1) < 0.5
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        now.t += 3.0
+        assert 2.5 < s.clock_spent(1) < 3.5
+
+
 async def test_the_compile_progress_shows_while_the_person_thinks(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The engine panel follows the build while the person to move thinks (their clock

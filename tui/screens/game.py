@@ -116,6 +116,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self._engine_plain = True  # the engine panel shows the engine's state, no news
         self._asking_approval = False  # the question about programs is on screen
         self._confirm: tuple[int, Hashable] | None = None  # a losing move asked about once
+        self._small_pause = False  # the person's clock stands: the terminal hides the board
 
     # ----- layout ---------------------------------------------------------------------
     def side_panels(self) -> tuple[Widget, Widget, Widget]:
@@ -139,8 +140,28 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self.board.set_game(self.session.game)
         self.fit_board(self.board.size_needed())
 
+    def _check_size(self) -> None:
+        super()._check_size()
+        self._hold_while_small()
+
+    def _hold_while_small(self) -> None:
+        """While the terminal is too small to show the board, a person to move cannot see
+        the game, so their clock stands (the notice says the game goes on once it fits). A
+        machine's turn goes on: it is charged the time it measured."""
+        s, driver = self.session, self.driver
+        hide = (self.too_small and not s.game.is_over and driver.viewing is None
+                and not s.machine_to_move)
+        if hide and not self._small_pause and not s.clock_paused:
+            s.pause_clock()
+            self._small_pause = True
+        elif not hide and self._small_pause:
+            self._small_pause = False
+            if driver.viewing is None:  # a look back keeps its own pause
+                s.resume_clock()
+
     def _tick(self) -> None:
         s = self.session
+        self._hold_while_small()
         if s.game.is_over:
             return
         if not self.services.engine_ready(s.game.name):
@@ -193,6 +214,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         else:
             self.board.locked = s.machine_to_move or game.is_over
         self.board.watched = not s.has_human
+        self._hold_while_small()  # a person's turn that begins while the board is hidden
         self.board.refresh_game()
         self._show_status()
         self.refresh_bindings()
