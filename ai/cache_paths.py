@@ -40,6 +40,20 @@ def source_hash() -> str:
 
 
 @functools.cache
+def build_hash() -> str:
+    """`source_hash` and the engines' warm-up (every `adapter.py`, and `engine.py`, which
+    runs it): a native build exports the signatures the warm-up compiled, so a warm-up
+    that calls a kernel anew needs a new build (a build kept across such a change lacked
+    a kernel, and every contest move that needed it fell back to the quick search)."""
+    digest = hashlib.sha256(source_hash().encode())
+    for path in sorted(AI_DIR.rglob("*.py")):
+        if path.name in ("adapter.py", "engine.py"):
+            digest.update(path.relative_to(AI_DIR).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@functools.cache
 def package_version() -> str:
     try:
         from importlib.metadata import version

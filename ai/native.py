@@ -11,9 +11,11 @@ again, which is most of a contest program's clock. A native module built by Numb
 - `arena_<game>.json`: what it exports (module, kernel, symbol, and the argument types
   that choose among several signatures), its SHA-256 and the build's figures.
 
-Both live in a folder keyed by a hash of the `ai/` sources (the file name carries the
-Python ABI), so a changed kernel is never run from an old build. A module whose hash
-does not match its record (a damaged or half-written file) is not loaded; the JIT serves.
+Both live in a folder keyed by a hash of the `ai/` sources and the engines' warm-up
+(`cache_paths.build_hash`; the file name carries the Python ABI), so a changed kernel is
+never run from an old build, nor a new search from a build that lacks its signatures. A
+module whose hash does not match its record (a damaged or half-written file) is not
+loaded; the JIT serves.
 `ai.jit` asks `function()` for each entry kernel on its first call.
 
 Run `python -m ai.native GAME...` to build (what `arena prepare` does in a child process).
@@ -48,9 +50,9 @@ def folder() -> Path:
     """Where this version of the sources keeps its native modules."""
     if not _folder:  # (the sources alone decide the kernels: no package version, whose
         # look-up alone costs a contest move 15 ms)
-        from ai.cache_paths import cache_base, source_hash
+        from ai.cache_paths import build_hash, cache_base
 
-        _folder.append(cache_base() / "native" / source_hash())
+        _folder.append(cache_base() / "native" / build_hash())
     return _folder[0]
 
 

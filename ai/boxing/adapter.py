@@ -553,13 +553,22 @@ class BoxingAdapter(Adapter):
         for i in (r * WIDTH + c + left for r in range(3) for c in range(3) for left in (0, 5)):
             cells[i] = "-"
         three_end = Boxing(start="".join(cells), seat_marks=MARKS[:3])
+        # three players, three 3x3 squares apart and six lone cells (the count on the
+        # player before the mover): max takes the count (`turning_boxes`); without it the
+        # native module lacked that kernel and contest moves fell back to the quick search
+        cells = ["o"] * CELLS
+        for i in (*(r * WIDTH + c + left for r in range(3) for c in range(3)
+                    for left in (0, 10, 20)), *(14 * WIDTH + 2 * i for i in range(6))):
+            cells[i] = "-"
+        take = Boxing(start="".join(cells), seat_marks=MARKS[:3])
         return [(game, Budget(seconds=60.0, max_depth=1)),
                 (lost, Budget(seconds=60.0, max_depth=2)),
                 (replies, Budget(seconds=60.0, max_depth=4)),
                 (game, Budget(seconds=60.0, max_depth=1, noise=50)),
                 (small, Budget(seconds=60.0, max_depth=3)),
                 (three, Budget(seconds=60.0, max_depth=2)),
-                (three_end, Budget(seconds=60.0, max_depth=2))]
+                (three_end, Budget(seconds=60.0, max_depth=2)),
+                (take, Budget(seconds=60.0, max_depth=TAKE_DEPTH))]
 
     def bench_positions(self) -> list[Game]:
         """The seed's partial game, its sample arena, and two seeded random arenas after

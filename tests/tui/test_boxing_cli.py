@@ -452,6 +452,18 @@ try:
     main()
 except SystemExit as done:
     assert not done.code, done.code
+# three and four players in midgames, as hard (holds the count) and max (takes it)
+import random
+from rules.boxing import Boxing
+engine = get_engine("boxing")
+for players in (3, 4):
+    game, rng = Boxing.new({"players": players}, seed=players), random.Random(players)
+    while game.vacant > 230:
+        game.play(max(game.legal_moves(), key=lambda m: (m[2], rng.random())))
+    for _ in range(players):
+        for level in ("hard", "max"):
+            engine.search(game, engine.budget(level).with_seconds(0.2))
+        game.play(rng.choice(game.legal_moves()))
 after = signatures()
 new = {name: sorted(set(sigs) - set(before.get(name, []))) for name, sigs in after.items()}
 with open(OUT, "w") as out:
@@ -461,10 +473,11 @@ with open(OUT, "w") as out:
 
 def test_after_the_warm_up_no_search_compiles(tmp_path: Path) -> None:
     """The warm-up, then `arena bench boxing` (whose exact endgames include lost
-    positions) must call no kernel with types the warm-up did not give it (a player's
-    first search would stop to compile them, and the native module, built from the
-    warm-up's signatures, would not have them), and print its figures. Over a copy of
-    the run's kernel cache: a signature loaded from it counts as much as one compiled."""
+    positions) and three- and four-player searches at hard and max must call no kernel
+    with types the warm-up did not give it (a player's first search would stop to
+    compile them, and the native module, built from the warm-up's signatures, would not
+    have them), and print its figures. Over a copy of the run's kernel cache: a
+    signature loaded from it counts as much as one compiled."""
     cache = seeded_cache(tmp_path / "cache")
     out = tmp_path / "new.json"
     env = {**os.environ, "ARENA_CACHE_DIR": str(cache), "ARENA_NATIVE": "0"}
