@@ -562,6 +562,27 @@ async def test_the_status_line_shortens_paths_and_never_cuts_silently(tmp_path: 
         assert any(n.message == long for n in app._notifications)  # the whole text
 
 
+async def test_a_status_too_long_for_the_bar_shows_its_short_form() -> None:
+    """The end of a game: the whole line where it fits, else the outcome without the hint
+    the Footer gives (`g Result`), never the outcome cut."""
+    app = app_for(FIRST)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        short = "Game over: " + "a long name " * 3 + "wins with 213 marks."
+        long = short + " g shows the result again."
+        screen.status(long, whole_elsewhere=True, short=short)
+        await pilot.pause()
+        assert text_of(screen.query_one("#status")).strip() == short
+        assert not app._notifications  # the result screen shows it whole
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert text_of(screen.query_one("#status")).strip().startswith(long)
+        screen.status("Undone.")
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert text_of(screen.query_one("#status")).strip().startswith("Undone.")
+
+
 # ----- small terminals ---------------------
 async def test_a_small_terminal_says_what_it_needs_and_recovers() -> None:
     app = app_for(FIRST)

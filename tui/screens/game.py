@@ -109,6 +109,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self._thinking: AIRequest | None = None
         self._status = status or ("New game. ? shows the rules." if not session.game.history
                                   else "Game loaded.")
+        self._status_short: str | None = None  # shown instead when the status does not fit
         self.title_line = ("", "")
         self._note: Text | None = None  # the board's line about the move being chosen
         self._hint_for: int | None = None  # a hint asked before the engine was ready
@@ -245,19 +246,27 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             return self.session.old_line is not None
         return True
 
-    def status(self, text: str, whole_elsewhere: bool = False) -> None:
+    def status(self, text: str, whole_elsewhere: bool = False,
+               short: str | None = None) -> None:
         """One line for the status bar; one too long for it is cut with an ellipsis there
         and shown whole in a notification (unless a dialog shows it whole: a notification
-        would cover the dialog's buttons)."""
-        self._status = printable(text)
+        would cover the dialog's buttons). `short`, when given, is shown instead of a
+        cut `text` (and cut itself only if it is too long too)."""
+        self._set_status(text, short)
         if self._show_status() and self.is_attached and not whole_elsewhere:
             self.notify(self._status, timeout=8)
+
+    def _set_status(self, text: str, short: str | None = None) -> None:
+        self._status = printable(text)
+        self._status_short = None if short is None else printable(short)
 
     def _show_status(self) -> bool:
         """Show the status and the board's note; whether the status had to be cut."""
         status = self.query_one("#status", Static)
         width = (status.size.width or self.app.size.width) - 2  # the padding
         line, cut = fit(Text(self._status), width)
+        if cut and self._status_short is not None:
+            line, _ = fit(Text(self._status_short), width)
         if self._note is not None:
             note, _ = fit(self._note, width - line.cell_len - 5)
             if line.cell_len + 5 + note.cell_len <= width:
@@ -338,7 +347,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
     def _changed(self, text: str) -> None:
         """After any change of position: stop stale work, redraw, then the next turn."""
         self._cancel_search()
-        self._status = printable(text)
+        self._set_status(text)
         self._render_all()
         self._autosave()
         self._next_turn()
@@ -516,7 +525,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         if k < n:
             driver.view(k)
             self.board.set_game(driver.view_game())
-            self._status = printable(self._looking_line(k))
+            self._set_status(self._looking_line(k))
             self._render_all()
             return
         held = driver.live()
@@ -524,7 +533,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         if held is not None:
             self._settled(*held)
             return
-        self._status = "Back to the game."
+        self._set_status("Back to the game.")
         self._render_all()
         self._next_turn()
 
@@ -831,7 +840,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self._engine_line()
         logged = " Details in programs.log." if outcome.fault is not None else ""
         self.status(f"Game over: {outcome.reason}.{logged} g shows the result again.",
-                    whole_elsewhere=True)  # the end screen says it all
+                    whole_elsewhere=True,  # the end screen says it all
+                    short=f"Game over: {outcome.reason}.{logged}")  # the Footer shows g
         title = "Match over" if s.match_over and s.match.length > 1 else "Game over"
         self.app.push_screen(ResultScreen(title, lines, next_label), self._after_result)
 
