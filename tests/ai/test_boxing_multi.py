@@ -266,3 +266,21 @@ def test_a_search_past_hards_depth_takes_the_count(engine: Engine) -> None:
         result = engine.search(game, Budget(seconds=seconds, max_depth=5))
         row, col, side = result.move
         assert (row * WIDTH + col, side) in takes, result.move
+
+
+def test_a_search_past_hards_depth_brings_the_count_to_the_seat_before(
+        engine: Engine) -> None:
+    # three 3x3 blocks apart and five lone cells: 32 vacant cells, so the count puts the
+    # last move on the next player, and no box puts it on the mover. A 3x3 box puts it on
+    # the player before the mover, from whom the mover can take it next turn: max plays
+    # one; at hard's depth the play-outs choose among all the moves, and most do not.
+    blocks = [(r0 + r) * WIDTH + c0 + c for r0, c0 in ((0, 0), (0, 10), (8, 20))
+              for r in range(3) for c in range(3)]
+    lone = [14 * WIDTH + 2 * i for i in range(5)]
+    game = arena(blocks + lone, 3)
+    assert game.vacant % 3 == 2 and P.settle_move(K.row_masks(game.rows), 3) < 0
+    brings = {(r0 * WIDTH + c0, 3) for r0, c0 in ((0, 0), (0, 10), (8, 20))}
+    for seconds in (0.3, 1.0):
+        result = engine.search(game, Budget(seconds=seconds, max_depth=5))
+        row, col, side = result.move
+        assert (row * WIDTH + col, side) in brings, result.move
