@@ -248,39 +248,24 @@ def test_the_holder_of_the_count_keeps_it_and_breaks_up_the_most_turning_boxes(
     assert result.move in best
 
 
-def test_a_search_past_hards_depth_takes_the_count(engine: Engine) -> None:
-    # three 3x3 blocks apart and six lone cells: 33 vacant cells, so the count puts the
-    # last move on the player before the mover (were no 3x3 box played). A 3x3 box puts
-    # it on the mover and leaves two blocks, which no single box of the next player
-    # clears: max takes it, with any of the three blocks; at hard's depth the play-outs
-    # choose among all the moves, and most do not take it.
+@pytest.mark.parametrize(("lone", "count"), [(6, 0), (5, 2)])
+def test_a_search_past_hards_depth_takes_the_count_or_brings_it_on(
+        engine: Engine, lone: int, count: int) -> None:
+    # three 3x3 blocks apart and some lone cells; no box settles the winner.
+    # - Six lone cells, 33 vacant: the count puts the last move on the player before the
+    #   mover (were no 3x3 box played). A 3x3 box puts it on the mover and leaves two
+    #   blocks, which no single box of the next player clears: max takes it.
+    # - Five, 32 vacant: the count is on the next player, and no box puts it on the
+    #   mover. A 3x3 box puts it on the player before the mover, from whom the mover can
+    #   take it next turn: max plays one.
+    # Either way any of the three blocks; at hard's depth the play-outs choose among all
+    # the moves, and most are not such a box.
     blocks = [(r0 + r) * WIDTH + c0 + c for r0, c0 in ((0, 0), (0, 10), (8, 20))
               for r in range(3) for c in range(3)]
-    lone = [14 * WIDTH + 2 * i for i in range(6)]
-    game = arena(blocks + lone, 3)
-    assert game.vacant % 3 == 0 and P.settle_move(K.row_masks(game.rows), 3) < 0
-    takes = {(r0 * WIDTH + c0, 3) for r0, c0 in ((0, 0), (0, 10), (8, 20))}
-    moves = {(m[0] * WIDTH + m[1], m[2]) for m in game.legal_moves()}
-    assert takes <= moves
+    game = arena(blocks + [14 * WIDTH + 2 * i for i in range(lone)], 3)
+    assert game.vacant % 3 == count and P.settle_move(K.row_masks(game.rows), 3) < 0
+    threes = {(r0 * WIDTH + c0, 3) for r0, c0 in ((0, 0), (0, 10), (8, 20))}
     for seconds in (0.3, 1.0):
         result = engine.search(game, Budget(seconds=seconds, max_depth=5))
         row, col, side = result.move
-        assert (row * WIDTH + col, side) in takes, result.move
-
-
-def test_a_search_past_hards_depth_brings_the_count_to_the_seat_before(
-        engine: Engine) -> None:
-    # three 3x3 blocks apart and five lone cells: 32 vacant cells, so the count puts the
-    # last move on the next player, and no box puts it on the mover. A 3x3 box puts it on
-    # the player before the mover, from whom the mover can take it next turn: max plays
-    # one; at hard's depth the play-outs choose among all the moves, and most do not.
-    blocks = [(r0 + r) * WIDTH + c0 + c for r0, c0 in ((0, 0), (0, 10), (8, 20))
-              for r in range(3) for c in range(3)]
-    lone = [14 * WIDTH + 2 * i for i in range(5)]
-    game = arena(blocks + lone, 3)
-    assert game.vacant % 3 == 2 and P.settle_move(K.row_masks(game.rows), 3) < 0
-    brings = {(r0 * WIDTH + c0, 3) for r0, c0 in ((0, 0), (0, 10), (8, 20))}
-    for seconds in (0.3, 1.0):
-        result = engine.search(game, Budget(seconds=seconds, max_depth=5))
-        row, col, side = result.move
-        assert (row * WIDTH + col, side) in brings, result.move
+        assert (row * WIDTH + col, side) in threes, result.move
