@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from test_app import FakeClock, app_for, nearest, play_by_keys, seats, text_of, wait_engine
 from textual.widgets import Button, Input, OptionList, Select
 
@@ -27,6 +28,7 @@ from tui.screens.game import GameScreen
 from tui.screens.load_dialog import LoadDialog
 from tui.screens.menu import MenuScreen
 from tui.screens.setup import SetupScreen
+from tui.widgets.boards.grid import GridBoard
 from tui.widgets.panels import EnginePanel
 
 SIZE = (80, 24)
@@ -571,12 +573,15 @@ async def test_a_status_too_long_for_the_bar_shows_its_short_form() -> None:
         short = "Game over: " + "a long name " * 3 + "wins with 213 marks."
         long = short + " g shows the result again."
         screen.status(long, whole_elsewhere=True, short=short)
+        # the board's note follows where a useful part of it fits
+        screen.post_message(GridBoard.Note(Text("B12x3: three by three, a long note")))
         await pilot.pause()
         assert text_of(screen.query_one("#status")).strip() == short
         assert not app._notifications  # the result screen shows it whole
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
-        assert text_of(screen.query_one("#status")).strip().startswith(long)
+        shown = text_of(screen.query_one("#status")).strip()
+        assert shown.startswith(long + "  │  B12x3: three") and shown.endswith("…")
         screen.status("Undone.")
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()

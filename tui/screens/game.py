@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ai.engine import SearchResult, StopFlag
 
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)  # seconds between moves when no person plays
+NOTE_LEAST = 16  # cells of the board's note worth showing after the status (a few say nothing)
 
 
 class GameScreen(FileActions, OverlayView, BoardScreen):
@@ -267,11 +268,11 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         line, cut = fit(Text(self._status), width)
         if cut and self._status_short is not None:
             line, _ = fit(Text(self._status_short), width)
-        if self._note is not None:
-            note, _ = fit(self._note, width - line.cell_len - 5)
-            if line.cell_len + 5 + note.cell_len <= width:
-                line.append("  │  ", style="dim")
-                line.append_text(note)
+        room = width - line.cell_len - 5  # for the note, after its separator
+        if self._note is not None and room >= min(self._note.cell_len, NOTE_LEAST):
+            note, _ = fit(self._note, room)
+            line.append("  │  ", style="dim")
+            line.append_text(note)
         status.update(line)
         return cut
 
