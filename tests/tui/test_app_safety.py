@@ -585,7 +585,14 @@ async def test_a_status_too_long_for_the_bar_shows_its_short_form() -> None:
         screen.status("Undone.")
         await pilot.resize_terminal(*SIZE)
         await pilot.pause()
-        assert text_of(screen.query_one("#status")).strip().startswith("Undone.")
+        assert text_of(screen.query_one("#status")).strip().startswith("Undone.  │  B12x3")
+        # once the game is over the note (about the move being chosen) goes: the board
+        # sent its outcome, which the status already says
+        game = screen.session.game
+        game.forfeit(game.to_move, Termination.TIME, "A ran out of time")
+        screen.status("Game over: A ran out of time.")
+        await pilot.pause()
+        assert text_of(screen.query_one("#status")).strip() == "Game over: A ran out of time."
 
 
 # ----- small terminals ---------------------

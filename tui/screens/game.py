@@ -269,7 +269,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         if cut and self._status_short is not None:
             line, _ = fit(Text(self._status_short), width)
         room = width - line.cell_len - 5  # for the note, after its separator
-        if self._note is not None and room >= min(self._note.cell_len, NOTE_LEAST):
+        if (self._note is not None and not self.session.game.is_over  # no move to choose
+                and room >= min(self._note.cell_len, NOTE_LEAST)):
             note, _ = fit(self._note, room)
             line.append("  │  ", style="dim")
             line.append_text(note)
