@@ -40,6 +40,8 @@ cells it chooses by the endgame table instead (`multi`: every player takes its b
 move, ties shared). Play-out movers settle the winner on themselves where they can.
 Depth 2 also holds the count: when the vacant cells put the last move on the mover, it
 plays only boxes that keep it there and leave the fewest boxes that could change it.
+A search allowed past hard's depth also takes the count, and with three players brings
+it to the seat before the mover where no box takes it (`_take_the_count`).
 """
 
 from __future__ import annotations
