@@ -153,8 +153,8 @@ class ArenaApp(App):
         self.push_screen(ProgramsDialog(named), chosen)
 
     # ----- navigation: the screens ask, the app switches ----------------------------------
-    def on_open_menu(self, _message: OpenMenu) -> None:
-        self.switch_screen(MenuScreen(self.services))
+    def on_open_menu(self, message: OpenMenu) -> None:
+        self.switch_screen(MenuScreen(self.services, message.game_name))
 
     def on_open_setup(self, message: OpenSetup) -> None:
         self.switch_screen(SetupScreen(message.game_name, self.services))

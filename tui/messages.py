@@ -18,7 +18,11 @@ if TYPE_CHECKING:
 
 
 class OpenMenu(Message):
-    """Go to the game menu."""
+    """Go to the game menu, with `game_name`'s entry highlighted (None: the first)."""
+
+    def __init__(self, game_name: str | None = None) -> None:
+        super().__init__()
+        self.game_name = game_name
 
 
 class OpenSetup(Message):

@@ -204,6 +204,13 @@ async def test_the_setup_screen_has_a_row_per_seat_the_clocks_and_a_seed_if_rand
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+        # back on the menu, the game come back from is highlighted: Enter opens it again
+        games = app.screen.query_one("#games", OptionList)
+        assert games.highlighted is not None
+        assert games.get_option_at_index(games.highlighted).id == game_name
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen) and app.screen.game_name == game_name
 
 
 async def test_the_setup_screen_starts_the_chosen_clock(game_name: str) -> None:
@@ -613,6 +620,8 @@ async def test_the_menu_loads_a_save_and_refuses_a_damaged_one(
         await pilot.press("n", "m")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+        games = app.screen.query_one("#games", OptionList)  # the game left, highlighted
+        assert games.get_option_at_index(games.highlighted).id == game_name
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, LoadDialog)

@@ -360,4 +360,4 @@ class EditorScreen(BoardFitScreen):
         if self.over_game:
             self.dismiss(None)
         else:
-            self.post_message(OpenMenu())
+            self.post_message(OpenMenu(self.cls.name))

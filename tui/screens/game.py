@@ -799,7 +799,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
     def _to_menu(self) -> None:
         self._cancel_search()
         self.driver.close()
-        self.post_message(OpenMenu())
+        self.post_message(OpenMenu(self.session.game.name))
 
     # ----- the end of a game -------------------------------------------------------------------
     def action_replay(self) -> None:

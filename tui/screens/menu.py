@@ -3,13 +3,14 @@ first), then every registered game with its title and tagline."""
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from rules import game_names, get_game
 from tui.messages import OpenEditor, OpenSetup, StartSession
@@ -31,9 +32,10 @@ class MenuScreen(SizedScreen):
                 Binding("d", "edit", "Edit a position"),
                 Binding("q", "app.quit", "Quit", show=False)]
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, game_name: str | None = None) -> None:
         super().__init__()
         self.services = services
+        self.game_name = game_name  # the game come back from: its entry is highlighted
 
     def compose(self) -> ComposeResult:
         yield Static("Arena · terminal board games", id="title")
@@ -55,7 +57,11 @@ class MenuScreen(SizedScreen):
         yield from self.compose_notice()
 
     def on_mount(self) -> None:
-        self.query_one("#games", OptionList).focus()
+        games = self.query_one("#games", OptionList)
+        games.focus()
+        if self.game_name is not None:  # back from its setup, game or editor: Enter returns
+            with suppress(OptionDoesNotExist):  # not listed: the first stays highlighted
+                games.highlighted = games.get_option_index(self.game_name)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id and event.option.id.startswith(RESUME):

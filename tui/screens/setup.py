@@ -205,7 +205,7 @@ class SetupScreen(SizedScreen):
         self.focus_next()  # Enter in a text field moves on; Start (or ctrl+s) starts
 
     def action_back(self) -> None:
-        self.post_message(OpenMenu())
+        self.post_message(OpenMenu(self.game_name))
 
     def action_start(self) -> None:
         count = self.player_count
