@@ -220,7 +220,7 @@ class PahTum(Game):
     def natural_outcome(self) -> Outcome | None:
         if EMPTY in self.board:
             return None
-        x, o = self.scores()
+        x, o = self.board_points()
         winners = (0,) if x > o else (1,) if o > x else ()
         if not winners:
             reason = f"board full: X and O both score {x}"
@@ -229,7 +229,23 @@ class PahTum(Game):
         return Outcome(BOARD_FULL, winners, (x, o), reason)
 
     def scores(self) -> tuple[int, int]:
+        """The runs' points on the board; after a forfeit, the forfeit's points."""
+        if self.ended is not None:
+            return self.ended.points  # type: ignore[return-value]
+        return self.board_points()
+
+    def board_points(self) -> tuple[int, int]:
         return score(self.board, X), score(self.board, O)
+
+    def forfeit_outcome(self, player: int, ending: Ending, reason: str) -> Outcome:
+        """The forfeiting side scores 0; the other its runs on the board as they stand, at
+        least 1 (RULES.md is silent: a forfeit always counts as a lost game in the match's
+        sum of margins, where points as they stood could even favour the side that
+        forfeited, and a board with no run yet made two flags a drawn match)."""
+        other = 1 - player
+        points = [0, 0]
+        points[other] = max(1, self.board_points()[other])
+        return Outcome(ending, (other,), (points[0], points[1]), reason, loser=player)
 
     def runs(self, player: int) -> list[tuple[tuple[int, ...], int]]:
         """The runs that score for `player` now (the breakdown of its score)."""

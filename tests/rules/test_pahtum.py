@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import MoveError, PositionError, SumOfMargins, get_game
-from rules.outcome import Outcome
+from rules.outcome import Outcome, Termination
 from rules.pahtum import (
     BLOCK,
     BOARD_FULL,
@@ -225,6 +225,30 @@ def test_match_is_two_games_scored_by_the_sum_of_margins() -> None:
     assert rule.standing([full(30, 20), full(20, 30)], 2) == [20, -20]
     standing = rule.standing([full(5, 5), full(0, 0)], 2)
     assert standing == [0, 0] and rule.leaders(standing) == [0, 1]
+
+
+@pytest.mark.parametrize("kind", [Termination.TIME, Termination.FAULT])
+def test_a_forfeit_scores_the_forfeiting_side_0_and_always_loses_the_match_margin(
+        kind: Termination) -> None:
+    rule = PahTum.match_rule
+    # X has A1-A3 (3) on the board, O nothing: X forfeits, O wins, with at least 1
+    game = PahTum.new({"board": "sample"})
+    game.replay(["A1", "F1", "A2", "F3", "A3"])
+    assert game.scores() == (3, 0)
+    outcome = game.forfeit(1 - game.to_move, kind, "X ran out of time")
+    assert outcome.winners == (1,) and outcome.loser == 0 and outcome.points == (0, 1)
+    assert game.scores() == (0, 1)
+    # O forfeits: X keeps its runs
+    game.resume()
+    assert game.scores() == (3, 0) and not game.is_over
+    assert game.forfeit(1, kind, "O crashed").points == (3, 0)
+    # two flags on empty boards: the side that flagged both games loses the match
+    flags = []
+    for loser in (0, 1):  # participant 0 plays X in game 1, O in game 2
+        empty = PahTum.new({"board": "sample"})
+        flags.append(empty.forfeit(loser, kind, "out of time"))
+    standing = rule.standing(flags, 2)
+    assert standing == [-2, 2] and rule.leaders(standing) == [1]
 
 
 def test_outcome_is_a_value() -> None:

@@ -140,7 +140,13 @@ def test_the_result_lists_each_sides_runs() -> None:
     timed = sample("A1")
     timed.forfeit(1, Termination.TIME, "O ran out of time")
     assert PahTumBoard.describe_result(timed) == [
-        "O ran out of time", "X 0: no runs", "O 0: no runs"]
+        "O ran out of time", "X 1: no runs, at least 1 for a win by forfeit",
+        "O 0: forfeits the game (no runs on the board)"]
+    timed = sample("A1", "F1", "A2", "F3", "A3")
+    timed.forfeit(0, Termination.TIME, "X ran out of time")
+    assert PahTumBoard.describe_result(timed) == [
+        "X ran out of time", "X 0: forfeits the game (runs A1-A3 3 on the board)",
+        "O 1: no runs, at least 1 for a win by forfeit"]
 
 
 # ----- sizes: the geometry, then the board in the app ------------------------------------------

@@ -162,12 +162,18 @@ class PahTumBoard(GridBoard[PahTum]):
         lines = super().describe_result(game)
         if game.outcome is None:
             return lines
+        outcome = game.outcome
         for seat, mark in enumerate(game.marks):
             runs = game.runs(seat)
             parts = [f"{cell_name(cells[0])}-{cell_name(cells[-1])} {points}"
                      for cells, points in sorted(runs, key=lambda run: -run[1])]
             total = sum(points for _, points in runs)
-            lines.append(f"{mark} {total}: " + (", ".join(parts) if parts else "no runs"))
+            text = ", ".join(parts) if parts else "no runs"
+            if outcome.loser == seat:
+                text = f"forfeits the game ({'runs ' + text if parts else text} on the board)"
+            elif outcome.loser is not None and outcome.points[seat] > total:
+                text += ", at least 1 for a win by forfeit"
+            lines.append(f"{mark} {outcome.points[seat]}: {text}")
         return lines
 
 
