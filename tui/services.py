@@ -117,7 +117,7 @@ class Compiling:
         share = min(0.99, spent / self.estimate) if self.estimate > 0 else 0.0
         left = self.estimate - spent
         when = f"about {left:.0f} s left" if left >= 1 else "nearly done"
-        return (f"compiling {get_game(self.game_name).title}'s AI (once): {share:.0%}, "
+        return (f"compiling the {get_game(self.game_name).title} AI (once): {share:.0%}, "
                 f"{when}\n{self.step}")
 
 

@@ -92,7 +92,7 @@ class Codec(ABC, Generic[G]):
         (so that a missing argument is not blamed on the position). None by default."""
         if args:
             raise RulesError(f"{excerpt(args[0])} is one argument too many for "
-                             f"{self.game_class.title}'s program")
+                             f"the {self.game_class.title} program")
 
     def position(self, text: str, args: Sequence[str] = ()) -> G:
         """The position a one-move program is handed: the native text (stdin, or the file

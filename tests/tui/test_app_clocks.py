@@ -208,6 +208,6 @@ async def test_a_hint_in_a_game_between_people_shows_the_build(
 def test_the_compile_progress_says_how_far_and_how_long() -> None:
     progress = Compiling("pahtum", estimate=20.0, began=100.0, step="building")
     text = progress.describe(105.0)
-    assert text.startswith("compiling Pah-Tum's AI (once): 25%, about 15 s left")
+    assert text.startswith("compiling the Pah-Tum AI (once): 25%, about 15 s left")
     assert text.endswith("building")
     assert "nearly done" in progress.describe(125.0) and "99%" in progress.describe(125.0)

@@ -137,7 +137,7 @@ def test_a_missing_or_extra_argument_is_named_before_stdin_is_read() -> None:
                                      "after the game name"),
                         (["boxing", "A", "B"], "arena move boxing: give one mark to play"),
                         (["pahtum", "X"], "arena move pahtum: 'X' is one argument too many "
-                                          "for Pah-Tum's program")]:
+                                          "for the Pah-Tum program")]:
         line = assert_user_error(run(["move", *args], SAMPLE_ARENA), words)
         assert "position" not in line
         child = subprocess.Popen(  # the fast path, stdin open and silent

@@ -243,7 +243,7 @@ def test_time_overrides_the_clock_and_a_search_gets_a_minimum() -> None:
     [
         (PahTum, "", (), "bad Pah-Tum position on stdin: empty input"),
         (Pousse, "3\n", (), "bad Pousse position on stdin: "),
-        (Pousse, "5\n", ("A",), "arena move pousse: 'A' is one argument too many for Pousse's "
+        (Pousse, "5\n", ("A",), "arena move pousse: 'A' is one argument too many for the Pousse "
                                   "program"),
         (PahTum, "+XOXOXO\n" + "XOXOXOX\nOXOXOXO\n" * 3, (), "the game is over (board full"),
     ],
@@ -338,7 +338,7 @@ def test_file_refusals(tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text(SAMPLE_BOARD)
     assert refused(FilePahTum, "", [str(good), "X"]) == (
-        "arena move pahtum: 'X' is one argument too many for Pah-Tum's program")
+        "arena move pahtum: 'X' is one argument too many for the Pah-Tum program")
 
 
 # ----- SESSION --------------------------------------------------------------------------
@@ -413,7 +413,7 @@ def test_session_stops_searching_once_the_game_is_over() -> None:
         (SessionPousse, "five\nStart\n", (),
          "bad Pousse game set-up: line 1 must be the board size N (4-20), not 'five'"),
         (SessionPousse, "5\n", ("extra",),
-         "arena move pousse: 'extra' is one argument too many for Pousse's program"),
+         "arena move pousse: 'extra' is one argument too many for the Pousse program"),
         (SessionPousse, "5\nZ9\n", (), "line 2: bad move 'Z9': "),
         (SessionPousse, "5\nL6\n", (), "line 2: bad move 'L6': "),
     ],

@@ -87,7 +87,7 @@ def test_missing_and_extra_arguments(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     assert refused(Loaps, "", [str(missing)]) == f"{missing}: no such file"
     assert refused(Loaps, "", [write(tmp_path, SAMPLES[0]), "X"]) == (
-        "arena move loaps: 'X' is one argument too many for LOAPS's program")
+        "arena move loaps: 'X' is one argument too many for the LOAPS program")
 
 
 def test_the_cli_refuses_bad_files_with_exit_code_2(tmp_path: Path) -> None:
