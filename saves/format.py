@@ -327,14 +327,21 @@ def restore(doc: SaveDoc) -> Game:
         raise SaveError(f"'clock.moves' lists {len(doc.clock.moves)} move times for "
                         f"{len(doc.moves)} moves")
     stored = doc.result
+    earlier = None  # a forfeit as the default rule scores it (see below)
     if stored is not None and stored.kind in FORFEITS and not game.is_over:
         assert stored.loser is not None  # outcome_from_json requires it for a forfeit
+        earlier = Game.forfeit_outcome(game, stored.loser, stored.ending, stored.reason)
         try:
             game.forfeit(stored.loser, stored.kind, stored.reason, fault=stored.fault,
                          output=stored.output)
         except RulesError as err:
             raise SaveError(f"the stored result cannot be applied: {err}") from None
     replayed = game.outcome
+    if (earlier is not None and replayed is not None and not _same(stored, replayed, doc.version)
+            and _same(stored, earlier, doc.version)):
+        # saved before its game scored forfeits by its own rule (by default the others win
+        # with the board's points as they stood): it loads, scored as it was saved
+        game.ended = replayed = replace(replayed, points=stored.points)
     if not _same(stored, replayed, doc.version):
         want = "none" if replayed is None else replayed.reason
         raise SaveError(

@@ -335,6 +335,26 @@ def test_wrong_forfeit_refused_as_hand_edited(game_name: str) -> None:
     assert "hand-edited" in refused(json.dumps({**data_of(done), "result": flag}))
 
 
+def test_a_forfeit_saved_before_its_game_scored_forfeits_its_own_way_still_loads() -> None:
+    """A Pah-Tum forfeit saved as the default rule scored it (the board's points as they
+    stood) loads as it was saved; other points are still refused as hand-edited."""
+    game = get_game("pahtum").new({"board": "sample"})
+    game.replay(["A1", "F1", "A2", "F3", "A3"])  # X has A1-A3 (3), O nothing
+    game.forfeit(0, Termination.TIME, "X ran out of time")
+    data = data_of(game)
+    assert data["result"]["points"] == [0, 1]  # the rule now
+    back = restore(loads(json.dumps(data)))
+    assert back.outcome == game.outcome
+    earlier = {**data["result"], "points": [3, 0]}  # as the default rule scored it
+    back = restore(loads(json.dumps({**data, "result": earlier})))
+    assert back.outcome is not None and back.outcome.points == (3, 0)
+    assert back.outcome.winners == (1,) and back.outcome.loser == 0 and back.is_over
+    back.resume()
+    assert back.scores() == (3, 0) and not back.is_over
+    tampered = {**data["result"], "points": [5, 0]}
+    assert "hand-edited" in refused(json.dumps({**data, "result": tampered}))
+
+
 def test_a_programs_fault_and_command_and_move_times_survive_a_round_trip() -> None:
     game = get_game("pousse").new({"size": 5})
     game.play_text("L1")
