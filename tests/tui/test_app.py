@@ -149,7 +149,10 @@ async def test_menu_lists_every_game_and_enter_starts_a_game_between_people() ->
             # the games left unfinished come first, the most recent first: Resume GAME
             resumes = [f"Resume {get_game(n).title}" for n in reversed(game_names()[:index])]
             assert titles == resumes + [get_game(n).title for n in game_names()]
-            await pilot.press(*["down"] * (index + len(resumes)), "enter")
+            if index:  # the game just left is highlighted
+                left = listed.get_option_at_index(listed.highlighted).id
+                assert left == game_names()[index - 1]
+            await pilot.press("home", *["down"] * (index + len(resumes)), "enter")
             await pilot.pause()
             setup = app.screen
             assert isinstance(setup, SetupScreen) and setup.game_name == name
