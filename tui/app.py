@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -43,6 +44,7 @@ from tui.services import Services
 from tui.widgets.boards import has_board
 
 TERMINATE_GRACE = 3.0  # seconds the app has to quit on SIGTERM or SIGHUP before it is ended
+USAGE_EXIT = 2  # the CLI's exit code for bad input (`tui.cli.console`)
 
 
 class ArenaApp(App):
@@ -304,6 +306,21 @@ def _reseated(choice: str | None) -> str:
     return ""
 
 
+def terminal_problem() -> str | None:
+    """Why the app cannot open in this process, or None. Textual reads the keys from
+    stdin and draws on stderr: without a terminal on both it would draw into a file or
+    wait for keys that never come, until killed."""
+    for name, role in (("stdin", "the keys come from it"), ("stderr", "the board is drawn on it")):
+        stream = getattr(sys, f"__{name}__")
+        try:
+            ok = stream is not None and stream.isatty()
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            return f"the game needs a terminal, and {name} is not one ({role})"
+    return None
+
+
 class QuitDialog(ChoiceDialog):
     """The question before quitting (its own class: ctrl+q inside it quits anyway)."""
 
@@ -320,7 +337,16 @@ def run(
     allow_programs: bool = False,
 ) -> int:
     """Start the app: the menu if `game` is None, else that game (or the loaded file);
-    the exit code (128 + the signal that ended it, else 0)."""
+    the exit code (128 + the signal that ended it, else 0). Without a terminal, exit
+    code 2 after one `arena: error:` line, as the CLI's own (`terminal_problem`)."""
+    problem = terminal_problem()
+    if problem is not None:
+        try:
+            sys.stderr.write(f"arena: error: {problem}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):  # stderr closed: the code says it
+            pass
+        return USAGE_EXIT
     app = ArenaApp(game, options=options, seed=seed, players=players, control=control,
                    load=load, save_dir=save_dir, allow_programs=allow_programs)
     app.signals = True

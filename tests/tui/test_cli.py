@@ -667,3 +667,29 @@ def test_a_closed_or_broken_stdout_is_one_line_and_exit_2() -> None:
     assert closed.returncode == 2, closed.stderr
     assert len(closed.stderr.splitlines()) == 1
     assert closed.stderr.startswith("arena: error: ") and "closed" in closed.stderr
+
+
+def test_the_app_without_a_terminal_is_one_line_and_exit_2() -> None:
+    """Textual reads keys from stdin and draws on stderr: without a terminal on either the
+    app would wait for keys that never come (it used to, until killed)."""
+    import os
+    import pty
+
+    command = [sys.executable, "-c", "from tui.cli import main; main()"]
+    for args in ([], ["play", "pahtum"]):
+        done = subprocess.run([*command, *args], stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert done.returncode == 2, done.stderr
+        assert done.stdout == ""
+        assert done.stderr == ("arena: error: the game needs a terminal, and stdin is not "
+                               "one (the keys come from it)\n")
+    keys, tty = pty.openpty()  # keys from a terminal, the board drawn into a pipe
+    try:
+        done = subprocess.run([*command, "play", "loaps"], stdin=tty, capture_output=True,
+                              text=True, cwd=ROOT, timeout=60)
+    finally:
+        os.close(keys)
+        os.close(tty)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == ("arena: error: the game needs a terminal, and stderr is not one "
+                           "(the board is drawn on it)\n")
