@@ -103,12 +103,15 @@ def play(
             load_position(cls.name, load)
             _check_load(ctx, load, is_save(load))
             programs = saved_programs(load)
+            # the app asks before it runs them, and it opens only on a terminal (keys
+            # from stdin, the board on stderr: `tui.app.terminal_problem`)
             if programs and not allow_programs and not (_is_tty(sys.stdin)
-                                                        and _is_tty(sys.stdout)):
+                                                        and _is_tty(sys.stderr)):
                 raise RulesError(
                     f"{load.name} seats programs that would run here ("
                     f"{'; '.join(programs)}): play it on a terminal, where Arena shows "
-                    "their command lines and asks, or pass --allow-programs")
+                    "their command lines and asks first (--allow-programs runs them "
+                    "without asking)")
         save_path = _path(save_dir, "--save-dir")
         folder = None if save_path is None else _save_folder(save_path)
     from tui.app import run
