@@ -163,6 +163,14 @@ def test_arena_play_load_refuses_programs_without_a_terminal(
     result = run(["play", "pahtum", "--load", str(path), "--allow-programs"])
     assert result.exit_code == 0, result.stderr
     assert calls and calls[0]["allow_programs"] is True
+    # on a terminal with stdout redirected the app still opens (it draws on stderr) and
+    # asks there
+    calls.clear()
+    monkeypatch.setattr("tui.cli.play._is_tty",
+                        lambda stream: stream is sys.stdin or stream is sys.stderr)
+    result = run(["play", "pahtum", "--load", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert calls and calls[0]["allow_programs"] is False and not marker.exists()
 
 
 async def test_allow_programs_runs_them_without_the_question(tmp_path: Path,
