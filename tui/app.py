@@ -52,7 +52,8 @@ class ArenaApp(App):
 
     CSS_PATH = ["arena.tcss", "boards.tcss"]
     TITLE = "Arena"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True),
+                Binding("ctrl+z", "suspend_process", "Suspend", show=False)]
 
     def __init__(
         self,
@@ -207,6 +208,15 @@ class ArenaApp(App):
             if isinstance(screen, GameScreen):
                 return screen
         return None
+
+    def action_suspend_process(self) -> None:
+        """Ctrl+Z: back to the shell until `fg`, as a terminal program is. A machine
+        thinking finishes its move first; a person's clock stands meanwhile
+        (`GameScreen.suspend_waits`)."""
+        game = self.game_screen()
+        if game is not None and game.suspend_waits():
+            return
+        super().action_suspend_process()
 
     async def action_quit(self) -> None:
         """Quit, first asking if that would lose something: a game changed since its last

@@ -12,6 +12,7 @@ import pytest
 from rules import PlayerSpec, TimeControl, game_names
 from rules.outcome import Termination
 from tests.tui.test_app import (
+    HUMAN,
     FakeClock,
     app_for,
     nearest,
@@ -211,3 +212,54 @@ def test_the_compile_progress_says_how_far_and_how_long() -> None:
     assert text.startswith("compiling the Pah-Tum AI (once): 25%, about 15 s left")
     assert text.endswith("building")
     assert "nearly done" in progress.describe(125.0) and "99%" in progress.describe(125.0)
+
+
+async def test_ctrl_z_stands_a_persons_clock_and_waits_for_a_machines_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+Z suspends the app (Textual sends the process SIGTSTP: here recorded). While
+    the AI thinks it waits for its move (a stopped process cannot answer, and the stop
+    would count on its clock); on a person's turn it suspends at once, and their clock
+    stands until the app is resumed."""
+    import threading
+
+    import textual.app
+
+    suspended: list[int] = []
+    monkeypatch.setattr(textual.app.App, "action_suspend_process",
+                        lambda self: suspended.append(len(self.game_screen().session.game.history)))
+    name = game_names()[0]
+    now = FakeClock()
+    app = app_for(name, seats(name, HUMAN, first=PlayerSpec.ai("easy")),
+                  control=TimeControl.parse("game:300"), now=now, save_dir=tmp_path)
+    go = threading.Event()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        s = screen.session
+        ask = screen.driver.run
+        monkeypatch.setattr(screen.driver, "run",
+                            lambda *args: go.wait(60) and ask(*args))
+        await wait_engine(app, pilot, name)
+        for _ in range(500):  # the AI's turn under way
+            await pilot.pause(0.02)
+            if screen.driver.current is not None:
+                break
+        assert screen.driver.current is not None and not s.game.history
+        await pilot.press("ctrl+z")
+        assert suspended == [] and screen._status.startswith("Ctrl+Z: suspending once")
+        go.set()
+        for _ in range(500):
+            await pilot.pause(0.02)
+            if suspended:
+                break
+        assert suspended == [1] and s.clock_paused  # after its move, the person's clock stood
+        now.t += 100.0  # in the shell
+        app.app_resume_signal.publish(app)
+        await pilot.pause()
+        assert not s.clock_paused and s.elapsed() == 0.0
+        now.t += 7.0  # thinking, back in the game
+        await pilot.press("ctrl+z")
+        assert suspended == [1, 1] and s.clock_paused
+        now.t += 50.0
+        app.app_resume_signal.publish(app)
+        await pilot.pause()
+        assert s.elapsed() == 7.0 and s.clock_left(s.to_move) == 293.0

@@ -330,7 +330,7 @@ class BoardScreen(BoardFitScreen):
                  "Board: " + ", ".join(board) + ".",
                  *self.extra_key_lines(),
                  f"{self.KEYS_HEADING}: " + ", ".join(screen)
-                 + ", ctrl+p all commands, ctrl+q quit."]
+                 + ", ctrl+p all commands, ctrl+z suspend, ctrl+q quit."]
         return "\n".join(line for line in lines if line and not line.endswith(": ."))
 
     def extra_key_lines(self) -> list[str]:

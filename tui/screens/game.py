@@ -119,12 +119,15 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         self._asking_approval = False  # the question about programs is on screen
         self._confirm: tuple[int, Hashable] | None = None  # a losing move asked about once
         self._small_pause = False  # the person's clock stands: the terminal hides the board
+        self._suspend_pause = False  # the person's clock stands: the app is suspended
+        self._suspend_after_turn = False  # ctrl+z while a machine thinks: after its move
 
     # ----- layout ---------------------------------------------------------------------
     def side_panels(self) -> tuple[Widget, Widget, Widget]:
         return PlayersPanel(id="players"), EnginePanel(id="engine"), MoveList(id="moves")
 
     def on_mount(self) -> None:
+        self.app.app_resume_signal.subscribe(self, self._resumed)
         self.name_panels()
         self._show_game()
         self.board.focus()
@@ -161,9 +164,42 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
             if driver.viewing is None:  # a look back keeps its own pause
                 s.resume_clock()
 
+    # ----- ctrl+z: suspended to the shell --------------------------------------------------
+    def suspend_waits(self) -> bool:
+        """Ctrl+Z (`ArenaApp.action_suspend_process`) is about to stop the process: True if
+        it must wait for the move of a machine thinking now (a stopped process cannot
+        answer, and its clock or a program's jury would count the stop: it suspends as
+        the move is played). A person's clock stands while the app is suspended, as it does
+        while the terminal hides the board."""
+        s = self.session
+        if self.driver.current is not None:
+            self._suspend_after_turn = True
+            self.status(f"Ctrl+Z: suspending once {s.label(s.to_move)} has moved.")
+            return True
+        if not s.game.is_over and not s.machine_to_move and not s.clock_paused:
+            s.pause_clock()
+            self._suspend_pause = True
+        return False
+
+    def _suspend_now(self) -> None:
+        """The suspend asked for while a machine thought, now that its move is played."""
+        if self._suspend_after_turn:
+            self._suspend_after_turn = False
+            self.app.action_suspend_process()
+
+    def _resumed(self, _app: object) -> None:
+        """Back from the shell (`fg`): the person's clock goes on where it stood."""
+        if self._suspend_pause:
+            self._suspend_pause = False
+            if self.session.clock_paused and self.driver.viewing is None \
+                    and not self._small_pause:
+                self.session.resume_clock()
+
     def _tick(self) -> None:
         s = self.session
         self._hold_while_small()
+        if self._suspend_after_turn and self.driver.current is None:
+            self._suspend_now()  # the machine's turn ended otherwise (a fault, an undo)
         if s.game.is_over:
             return
         if not self.services.engine_ready(s.game.name):
@@ -399,6 +435,7 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
         """The turn's clock starts now; its player is asked in a worker thread."""
         if not self.is_attached:
             return
+        self._suspend_now()  # a ctrl+z during the last machine's move: before this one
         try:
             if not self.driver.begin(turn):
                 return  # the position changed during the pause
@@ -475,6 +512,8 @@ class GameScreen(FileActions, OverlayView, BoardScreen):
                 self._time_up()
             return  # a verdict about a position no longer on the board (or held)
         self._settled(turn, verdict)
+        if self.driver.current is None:  # a person's turn or the end: nobody is thinking
+            self._suspend_now()
 
     def _settled(self, turn: Turn, verdict: Verdict) -> None:
         """A machine's verdict has been played (or has ended the game): say so."""
