@@ -41,6 +41,7 @@ from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
 from tui.services import Services
+from tui.terminal import terminal_problem
 from tui.widgets.boards import has_board
 
 TERMINATE_GRACE = 3.0  # seconds the app has to quit on SIGTERM or SIGHUP before it is ended
@@ -314,21 +315,6 @@ def _reseated(choice: str | None) -> str:
     if choice == "human":
         return "The programs' seats went to people."
     return ""
-
-
-def terminal_problem() -> str | None:
-    """Why the app cannot open in this process, or None. Textual reads the keys from
-    stdin and draws on stderr: without a terminal on both it would draw into a file or
-    wait for keys that never come, until killed."""
-    for name, role in (("stdin", "the keys come from it"), ("stderr", "the board is drawn on it")):
-        stream = getattr(sys, f"__{name}__")
-        try:
-            ok = stream is not None and stream.isatty()
-        except (OSError, ValueError):
-            ok = False
-        if not ok:
-            return f"the game needs a terminal, and {name} is not one ({role})"
-    return None
 
 
 class QuitDialog(ChoiceDialog):

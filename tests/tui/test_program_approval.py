@@ -166,7 +166,7 @@ def test_arena_play_load_refuses_programs_without_a_terminal(
     # on a terminal with stdout redirected the app still opens (it draws on stderr) and
     # asks there
     calls.clear()
-    monkeypatch.setattr("tui.cli.play._is_tty",
+    monkeypatch.setattr("tui.cli.play.is_tty",
                         lambda stream: stream is sys.stdin or stream is sys.stderr)
     result = run(["play", "pahtum", "--load", str(path)])
     assert result.exit_code == 0, result.stderr

@@ -310,13 +310,6 @@ def _path(value: str | None, flag: str) -> Path | None:
     return Path(value)
 
 
-def _is_tty(stream: Any) -> bool:
-    try:
-        return bool(stream is not None and stream.isatty())
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
 def _columns() -> int:
     import shutil
 

@@ -20,7 +20,6 @@ from tui.cli.common import (
     _columns,
     _count,
     _game_class,
-    _is_tty,
     _options,
     _out,
     _path,
@@ -30,6 +29,7 @@ from tui.cli.common import (
     check_player,
 )
 from tui.cli.console import INTERRUPTED_EXIT, done_with_kernels, exit_now, in_worker
+from tui.terminal import is_tty
 
 if TYPE_CHECKING:
     from rules import Game
@@ -156,7 +156,7 @@ def match(
             in_worker(revision.new_engine(rev, cls.name, tt_bits=10).warm_up)
         from ai.engine import new_engine
 
-        progress = report.Progress(sys.stderr, _is_tty(sys.stderr), _columns())
+        progress = report.Progress(sys.stderr, is_tty(sys.stderr), _columns())
         work = runner.Match(cls, options, entrants, tasks, control, seed, per, jobs, folder,
                             engine=lambda: new_engine(cls.name), progress=progress)
         result = work.run()

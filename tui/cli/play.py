@@ -15,7 +15,6 @@ from tui.cli.common import (
     OPT_HELP,
     PLAYER_HELP,
     _game_class,
-    _is_tty,
     _options,
     _path,
     _players,
@@ -25,6 +24,7 @@ from tui.cli.common import (
 )
 from tui.cli.console import level as _level
 from tui.cli.typer_private import click
+from tui.terminal import is_tty
 
 if TYPE_CHECKING:
     pass
@@ -104,9 +104,9 @@ def play(
             _check_load(ctx, load, is_save(load))
             programs = saved_programs(load)
             # the app asks before it runs them, and it opens only on a terminal (keys
-            # from stdin, the board on stderr: `tui.app.terminal_problem`)
-            if programs and not allow_programs and not (_is_tty(sys.stdin)
-                                                        and _is_tty(sys.stderr)):
+            # from stdin, the board on stderr: `tui.terminal`)
+            if programs and not allow_programs and not (is_tty(sys.stdin)
+                                                        and is_tty(sys.stderr)):
                 raise RulesError(
                     f"{load.name} seats programs that would run here ("
                     f"{'; '.join(programs)}): play it on a terminal, where Arena shows "

@@ -12,13 +12,13 @@ from rules import game_names
 from tui.cli.common import (
     GAME_HELP,
     _game_class,
-    _is_tty,
     _out,
     _say,
     _user_errors,
     app,
 )
 from tui.cli.console import in_worker
+from tui.terminal import is_tty
 
 if TYPE_CHECKING:
     pass
@@ -61,7 +61,7 @@ def prepare(
 
 def _prepare_one(work: Any, name: str, estimate: float) -> Any:
     """One game's build with a progress bar on a terminal (lines otherwise)."""
-    if not _is_tty(sys.stdout):
+    if not is_tty(sys.stdout):
         return work.prepare(name, lambda line: _out(f"{name}: {line}"))
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
